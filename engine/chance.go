@@ -1,0 +1,27 @@
+package engine
+
+import "math/rand/v2"
+
+// Source is where chance comes from. Rules ask it for small uniform integers
+// and turn them into outcomes; they never hold a generator of their own.
+type Source interface {
+	// IntN returns a uniform integer in [0, n). n > 0.
+	IntN(n int) int
+}
+
+// NewSource returns a seeded source. PCG's output is specified by the Go
+// standard library, so a seed gives the same stream on every platform and
+// release; records still store outcomes, not seeds, to replay.
+func NewSource(seed uint64) *rand.Rand {
+	return rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
+}
+
+// SplitSeed derives the seed of the i-th independent stream from a master
+// seed (for simulations that give each game its own stream).
+func SplitSeed(seed uint64, i uint64) uint64 {
+	// splitmix64 finaliser: well-spread, cheap, stable.
+	z := seed + (i+1)*0x9e3779b97f4a7c15
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
+	z = (z ^ (z >> 27)) * 0x94d049bb133111eb
+	return z ^ (z >> 31)
+}

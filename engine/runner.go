@@ -1,0 +1,60 @@
+package engine
+
+import "fmt"
+
+// Table drives one game: it resolves chance from a source, logs every move,
+// and hands moves to the rules. It is what scripts, simulations, the terminal
+// client and the server's table actor have in common.
+type Table struct {
+	Game   Game
+	State  State
+	Source Source
+	Record Record
+}
+
+// NewTable sets up a game and its record.
+func NewTable(g Game, players []string, options []byte, seed uint64, src Source) (*Table, error) {
+	st, err := g.New(players, options)
+	if err != nil {
+		return nil, err
+	}
+	if src == nil {
+		src = NewSource(seed)
+	}
+	return &Table{
+		Game: g, State: st, Source: src,
+		Record: Record{Game: g.ID(), Players: append([]string(nil), players...), Options: options, Seed: seed},
+	}, nil
+}
+
+// Play applies a move and logs it. Nothing is logged when the rules refuse it.
+func (t *Table) Play(m Move) ([]Event, error) {
+	ev, err := t.State.Apply(m)
+	if err != nil {
+		return nil, err
+	}
+	if err := t.Record.Log(m); err != nil {
+		return ev, err
+	}
+	return ev, nil
+}
+
+// ResolveChance lets nature act while the rules ask for it, drawing from the
+// table's source (or using fixed, the outcome a script imposes, for the first
+// chance move).
+func (t *Table) ResolveChance(at int64, fixed Action) ([]Event, error) {
+	var all []Event
+	for t.State.Turn().Chance {
+		a := fixed
+		fixed = nil
+		if a == nil {
+			a = t.State.SampleChance(t.Source)
+		}
+		ev, err := t.Play(Move{Seat: ChanceSeat, At: at, Action: a})
+		if err != nil {
+			return all, fmt.Errorf("chance: %w", err)
+		}
+		all = append(all, ev...)
+	}
+	return all, nil
+}

@@ -1,0 +1,15 @@
+// Package all registers every dicehall game. Clients import it for the
+// registry; the games themselves never import a client.
+package all
+
+import (
+	"github.com/dicehall/dicehall/engine"
+	"github.com/dicehall/dicehall/games/dicestars"
+)
+
+// Registry holds every game.
+var Registry = func() *engine.Registry {
+	r := &engine.Registry{}
+	r.Register(dicestars.Game{})
+	return r
+}()

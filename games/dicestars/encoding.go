@@ -1,0 +1,207 @@
+package dicestars
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/dicehall/dicehall/engine"
+)
+
+// Kind names the action for the engine.
+func (a Action) Kind() string {
+	switch a.Type {
+	case ActDraw:
+		return "draw"
+	case ActRoll:
+		return "roll"
+	case ActTakeColor, ActTakeValue, ActTakeStars:
+		return "take"
+	}
+	return "invalid"
+}
+
+// String is a short human form ("draw 3", "take blue", "take stars 3,6").
+func (a Action) String() string {
+	switch a.Type {
+	case ActDraw:
+		s := fmt.Sprintf("draw %d", a.N)
+		if a.ReturnReserve {
+			s += " (reserve back in the bag)"
+		}
+		return s
+	case ActRoll:
+		parts := make([]string, a.N)
+		for i, d := range a.Dice[:a.N] {
+			parts[i] = d.String()
+		}
+		return "roll " + strings.Join(parts, " ")
+	case ActTakeColor:
+		return "take " + a.Color.String()
+	case ActTakeValue:
+		return fmt.Sprintf("take %ds", a.Value)
+	case ActTakeStars:
+		rows := a.multRows(&DefaultLayout)
+		parts := make([]string, len(rows))
+		for i, r := range rows {
+			parts[i] = strconv.Itoa(r)
+		}
+		return "take stars, multipliers in rows " + strings.Join(parts, ",")
+	}
+	return "invalid action"
+}
+
+// multRows lists one row value per multiplier cell marked, top row first.
+func (a Action) multRows(l *Layout) []int {
+	rows := []int{}
+	for r, m := range a.Mult {
+		for i := 0; i < int(m); i++ {
+			rows = append(rows, l.RowValues[r])
+		}
+	}
+	return rows
+}
+
+// actionJSON is the wire form of an action; the same shapes appear in
+// scripts (docs/scripts.md) and game records.
+type actionJSON struct {
+	Draw          *int     `json:"draw,omitempty"`
+	ReturnReserve *bool    `json:"returnReserve,omitempty"`
+	Roll          []string `json:"roll,omitempty"`
+	Take          string   `json:"take,omitempty"`
+	Color         string   `json:"color,omitempty"`
+	Value         *int     `json:"value,omitempty"`
+	Multipliers   []int    `json:"multipliers,omitempty"`
+}
+
+// MarshalJSON encodes with the default layout's row values (multiplier rows
+// are named by value, which every valid layout shares: 2..6).
+func (a Action) MarshalJSON() ([]byte, error) {
+	var j actionJSON
+	switch a.Type {
+	case ActDraw:
+		n := int(a.N)
+		j.Draw = &n
+		if a.ReturnReserve {
+			t := true
+			j.ReturnReserve = &t
+		}
+	case ActRoll:
+		j.Roll = make([]string, a.N)
+		for i, d := range a.Dice[:a.N] {
+			j.Roll[i] = d.String()
+		}
+	case ActTakeColor:
+		j.Take, j.Color = "color", a.Color.String()
+	case ActTakeValue:
+		v := int(a.Value)
+		j.Take, j.Value = "value", &v
+	case ActTakeStars:
+		j.Take, j.Multipliers = "stars", a.multRows(&DefaultLayout)
+	default:
+		return nil, fmt.Errorf("encode: invalid dice stars action type %d", a.Type)
+	}
+	return json.Marshal(j)
+}
+
+// UnmarshalJSON decodes the wire form strictly: unknown fields and
+// contradictory forms are errors.
+func (a *Action) UnmarshalJSON(data []byte) error {
+	var j actionJSON
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&j); err != nil {
+		return fmt.Errorf("dice stars action: %w", err)
+	}
+	act, err := j.action()
+	if err != nil {
+		return err
+	}
+	*a = act
+	return nil
+}
+
+func (j *actionJSON) action() (Action, error) {
+	forms := 0
+	if j.Draw != nil {
+		forms++
+	}
+	if j.Roll != nil {
+		forms++
+	}
+	if j.Take != "" {
+		forms++
+	}
+	if forms != 1 {
+		return Action{}, fmt.Errorf("dice stars action: want exactly one of draw, roll or take")
+	}
+	switch {
+	case j.Draw != nil:
+		if *j.Draw < 1 || *j.Draw > 3 {
+			return Action{}, fmt.Errorf("draw: %d dice, want 1, 2 or 3", *j.Draw)
+		}
+		if j.Color != "" || j.Value != nil || j.Multipliers != nil {
+			return Action{}, fmt.Errorf("draw: unexpected take fields")
+		}
+		return Draw(*j.Draw, j.ReturnReserve != nil && *j.Draw > 0 && *j.ReturnReserve), nil
+	case j.Roll != nil:
+		if len(j.Roll) > 3 {
+			return Action{}, fmt.Errorf("roll: %d dice, at most 3", len(j.Roll))
+		}
+		dice := make([]Die, len(j.Roll))
+		for i, s := range j.Roll {
+			d, err := ParseDie(s)
+			if err != nil {
+				return Action{}, fmt.Errorf("roll: %w", err)
+			}
+			dice[i] = d
+		}
+		return Roll(dice...), nil
+	}
+	if j.ReturnReserve != nil {
+		return Action{}, fmt.Errorf("take: returnReserve belongs to a draw")
+	}
+	switch j.Take {
+	case "color", "colour":
+		c, err := ParseColor(j.Color)
+		if err != nil {
+			return Action{}, fmt.Errorf("take color: %w", err)
+		}
+		if j.Value != nil || j.Multipliers != nil {
+			return Action{}, fmt.Errorf("take color: unexpected value or multipliers")
+		}
+		return TakeColor(c), nil
+	case "value":
+		if j.Value == nil || *j.Value < 2 || *j.Value > 6 {
+			return Action{}, fmt.Errorf("take value: value must be 2..6")
+		}
+		if j.Color != "" || j.Multipliers != nil {
+			return Action{}, fmt.Errorf("take value: unexpected color or multipliers")
+		}
+		return TakeValue(*j.Value), nil
+	case "stars":
+		if j.Color != "" || j.Value != nil {
+			return Action{}, fmt.Errorf("take stars: unexpected color or value")
+		}
+		if len(j.Multipliers) > 20 {
+			return Action{}, fmt.Errorf("take stars: too many multipliers")
+		}
+		a, err := DefaultLayout.TakeStars(j.Multipliers...)
+		if err != nil {
+			return Action{}, fmt.Errorf("take stars: %w", err)
+		}
+		return a, nil
+	}
+	return Action{}, fmt.Errorf("take: %q is not color, value or stars", j.Take)
+}
+
+// DecodeAction reads an action in its JSON form.
+func DecodeAction(data []byte) (Action, error) {
+	var a Action
+	err := a.UnmarshalJSON(data)
+	return a, err
+}
+
+var _ engine.Action = Action{}

@@ -1,0 +1,534 @@
+package dicestars
+
+import (
+	"fmt"
+
+	"github.com/dicehall/dicehall/engine"
+)
+
+// ActionType is the sort of an Action.
+type ActionType uint8
+
+const (
+	ActDraw      ActionType = iota + 1 // announce how many dice to draw
+	ActRoll                            // nature: which dice leave the bag, which faces show
+	ActTakeColor                       // take every die of a colour
+	ActTakeValue                       // take every die showing a value (2..6)
+	ActTakeStars                       // take every star and mark multipliers
+)
+
+// Action is one move, as a small value (no pointers) so bots generate them
+// into buffers without allocating.
+type Action struct {
+	Type ActionType
+	// N is the number of dice announced (Draw) or rolled (Roll).
+	N uint8
+	// ReturnReserve puts the reserve back into the bag with the refill (Draw;
+	// only when a refill is due).
+	ReturnReserve bool
+	Color         Color
+	Value         uint8
+	// Mult is, for a star choice, how many multiplier cells to mark in each
+	// row (by row index, top to bottom).
+	Mult [NumRows]uint8
+	// Dice are the dice drawn and their faces (Roll).
+	Dice [3]Die
+}
+
+// Draw announces a draw of n dice.
+func Draw(n int, returnReserve bool) Action {
+	return Action{Type: ActDraw, N: uint8(n), ReturnReserve: returnReserve}
+}
+
+// Roll is nature's outcome of a draw.
+func Roll(dice ...Die) Action {
+	a := Action{Type: ActRoll, N: uint8(len(dice))}
+	copy(a.Dice[:], dice)
+	return a
+}
+
+// TakeColor takes every die of colour c.
+func TakeColor(c Color) Action { return Action{Type: ActTakeColor, Color: c} }
+
+// TakeValue takes every die showing v.
+func TakeValue(v int) Action { return Action{Type: ActTakeValue, Value: uint8(v)} }
+
+// TakeStars takes every star and marks one multiplier cell per star in the
+// rows with the given values.
+func (l *Layout) TakeStars(rowValues ...int) (Action, error) {
+	a := Action{Type: ActTakeStars}
+	for _, v := range rowValues {
+		r := l.RowOf(v)
+		if r < 0 {
+			return a, fmt.Errorf("no row %d on the sheet", v)
+		}
+		a.Mult[r]++
+	}
+	return a, nil
+}
+
+// StarCount is the number of multiplier cells a star choice marks.
+func (a Action) StarCount() int {
+	n := 0
+	for _, m := range a.Mult {
+		n += int(m)
+	}
+	return n
+}
+
+// Rule codes of Dice Stars refusals (stable: clients and scripts match them).
+const (
+	RuleMustDrawThree = "must-draw-three"
+	RuleDrawCount     = "draw-count"
+	RuleNoRefill      = "return-reserve-without-refill"
+	RuleRollCount     = "roll-count"
+	RuleRollDice      = "roll-not-in-bag"
+	RuleRollFace      = "roll-face"
+	RuleNoSuchDice    = "no-such-dice"
+	RuleColumnFull    = "column-full"
+	RuleRowFull       = "row-full"
+	RuleMultipliers   = "multipliers"
+	RulePenaltyStars  = "penalty-not-stars"
+	RuleBadValue      = "bad-value"
+)
+
+func refuse(rule, format string, args ...any) error {
+	return engine.Refuse(rule, fmt.Sprintf(format, args...))
+}
+
+// Check tells whether a is legal now for whoever is to act, and why not.
+// It never changes the state.
+func (s *State) Check(a Action) error {
+	switch s.Phase {
+	case PhaseOver:
+		return engine.ErrGameOver
+	case PhaseDraw:
+		if a.Type != ActDraw {
+			return refuse(engine.ErrWrongAction.Rule, "first draw dice from the bag: announce 1 to 3 dice")
+		}
+		return s.checkDraw(a)
+	case PhaseRoll:
+		if a.Type != ActRoll {
+			return engine.ErrChancePending
+		}
+		return s.checkRoll(a)
+	}
+	switch a.Type {
+	case ActTakeColor, ActTakeValue, ActTakeStars:
+		return s.checkTake(a)
+	case ActDraw:
+		return refuse(engine.ErrWrongAction.Rule, "you have drawn already: now take dice of one colour, one value or the stars")
+	}
+	return refuse(engine.ErrWrongAction.Rule, "the dice are already rolled: now take dice of one colour, one value or the stars")
+}
+
+func (s *State) checkDraw(a Action) error {
+	if a.N < 1 || a.N > 3 {
+		return refuse(RuleDrawCount, "a draw is of 1, 2 or 3 dice, not %d", a.N)
+	}
+	if a.ReturnReserve && !s.RefillDue {
+		return refuse(RuleNoRefill, "the reserve may go back into the bag only together with the refill, after the bag ran out or stars were chosen")
+	}
+	if s.MustDrawThree(a.ReturnReserve) && a.N != 3 {
+		if a.ReturnReserve {
+			return refuse(RuleMustDrawThree, "with the reserve put back the reserve is empty, so you must draw 3 dice")
+		}
+		return refuse(RuleMustDrawThree, "the reserve is empty or shows only stars, so you must draw 3 dice")
+	}
+	return nil
+}
+
+func (s *State) checkRoll(a Action) error {
+	if a.N != s.Pending {
+		return refuse(RuleRollCount, "%d dice are to be drawn, not %d", s.Pending, a.N)
+	}
+	bag := s.Bag
+	for _, d := range a.Dice[:a.N] {
+		c := d.Color()
+		if int(c) >= NumColors {
+			return refuse(RuleRollDice, "no such die colour")
+		}
+		if bag[c] == 0 {
+			return refuse(RuleRollDice, "the bag holds no more %s dice", c)
+		}
+		bag[c]--
+		if !s.L.HasFace(c, d.Face()) {
+			return refuse(RuleRollFace, "a %s die has no face %s", c, faceName(d.Face()))
+		}
+	}
+	return nil
+}
+
+func faceName(f int) string {
+	if f == Star {
+		return "star"
+	}
+	return fmt.Sprint(f)
+}
+
+// takeCount counts the reserve dice an action would take and their sum.
+func (s *State) takeCount(a Action) (n, sum int) {
+	for _, d := range s.Reserve[:s.NReserve] {
+		if takes(a, d) {
+			n++
+			sum += d.Face()
+		}
+	}
+	return n, sum
+}
+
+func takes(a Action, d Die) bool {
+	switch a.Type {
+	case ActTakeColor:
+		return d.Color() == a.Color
+	case ActTakeValue:
+		return d.Face() == int(a.Value)
+	case ActTakeStars:
+		return d.IsStar()
+	}
+	return false
+}
+
+// fits reports whether taking n dice with a fits on sheet sh (star choice:
+// only whether enough multiplier cells are left anywhere).
+func (s *State) fits(sh *Sheet, a Action, n int) bool {
+	switch a.Type {
+	case ActTakeColor:
+		return sh.columnEmpty(s.L.ColumnOf(a.Color)) >= n
+	case ActTakeValue:
+		return sh.rowEmpty(s.L, s.L.RowOf(int(a.Value))) >= n
+	case ActTakeStars:
+		return sh.multEmpty(s.L) >= n
+	}
+	return false
+}
+
+// AnyTakeFits reports whether the current player has a choice that fits the
+// sheet. Without one, the turn is a penalty.
+func (s *State) AnyTakeFits() bool {
+	sh := &s.Sheets[s.Current]
+	var byColor [NumColors]int
+	var byFace [7]int
+	for _, d := range s.Reserve[:s.NReserve] {
+		byColor[d.Color()]++
+		byFace[d.Face()]++
+	}
+	for c, n := range byColor {
+		if n > 0 && sh.columnEmpty(s.L.ColumnOf(Color(c))) >= n {
+			return true
+		}
+	}
+	for v := 2; v <= 6; v++ {
+		if r := s.L.RowOf(v); byFace[v] > 0 && r >= 0 && sh.rowEmpty(s.L, r) >= byFace[v] {
+			return true
+		}
+	}
+	return byFace[Star] > 0 && sh.multEmpty(s.L) >= byFace[Star]
+}
+
+func (s *State) checkTake(a Action) error {
+	if a.Type == ActTakeValue && (a.Value < 2 || a.Value > 6 || s.L.RowOf(int(a.Value)) < 0) {
+		return refuse(RuleBadValue, "a value choice is 2 to 6, not %d", a.Value)
+	}
+	if a.Type == ActTakeColor && int(a.Color) >= NumColors {
+		return refuse(RuleBadValue, "no such colour")
+	}
+	n, _ := s.takeCount(a)
+	if n == 0 {
+		return refuse(RuleNoSuchDice, "the reserve has no %s", describeChoice(a))
+	}
+	sh := &s.Sheets[s.Current]
+	if s.fits(sh, a, n) {
+		if a.Type == ActTakeStars {
+			return s.checkMultipliers(sh, a, n)
+		}
+		return nil
+	}
+	if !s.AnyTakeFits() {
+		// Nothing fits: this is the penalty, which may be a colour or a value.
+		if a.Type == ActTakeStars {
+			return refuse(RulePenaltyStars, "nothing fits your sheet, so this turn is a penalty: choose a colour or a value, not the stars")
+		}
+		return nil
+	}
+	switch a.Type {
+	case ActTakeColor:
+		return refuse(RuleColumnFull, "the %s column has %d empty cells, too few for %d %s dice; another choice fits, and you must take one that fits",
+			a.Color, sh.columnEmpty(s.L.ColumnOf(a.Color)), n, a.Color)
+	case ActTakeValue:
+		return refuse(RuleRowFull, "row %d has %d empty cells, too few for %d dice showing %d; another choice fits, and you must take one that fits",
+			a.Value, sh.rowEmpty(s.L, s.L.RowOf(int(a.Value))), n, a.Value)
+	}
+	return refuse(RuleMultipliers, "%d multiplier cells are left, too few for %d stars; another choice fits, and you must take one that fits",
+		sh.multEmpty(s.L), n)
+}
+
+func (s *State) checkMultipliers(sh *Sheet, a Action, n int) error {
+	if a.StarCount() != n {
+		return refuse(RuleMultipliers, "you take %d stars, so mark exactly %d multiplier cells (you named %d)", n, n, a.StarCount())
+	}
+	for r := 0; r < NumRows; r++ {
+		if int(sh.Marked[r])+int(a.Mult[r]) > s.L.Multipliers[r] {
+			return refuse(RuleMultipliers, "row %d has %d unmarked multiplier cells, not %d",
+				s.L.RowValues[r], s.L.Multipliers[r]-int(sh.Marked[r]), a.Mult[r])
+		}
+	}
+	return nil
+}
+
+func describeChoice(a Action) string {
+	switch a.Type {
+	case ActTakeColor:
+		return a.Color.String() + " dice"
+	case ActTakeValue:
+		return fmt.Sprintf("dice showing %d", a.Value)
+	}
+	return "stars"
+}
+
+// Apply checks a and, if legal, performs it.
+func (s *State) Apply(a Action) error {
+	if err := s.Check(a); err != nil {
+		return err
+	}
+	s.ApplyUnchecked(a)
+	return nil
+}
+
+// ApplyUnchecked performs a legal action without checking it (the fast path
+// for bots that generated it with LegalActions).
+func (s *State) ApplyUnchecked(a Action) {
+	switch a.Type {
+	case ActDraw:
+		s.applyDraw(a)
+	case ActRoll:
+		for _, d := range a.Dice[:a.N] {
+			s.Bag[d.Color()]--
+			s.Reserve[s.NReserve] = d
+			s.NReserve++
+		}
+		s.Pending = 0
+		s.Phase = PhaseTake
+	default:
+		s.applyTake(a)
+	}
+}
+
+func (s *State) applyDraw(a Action) {
+	if s.RefillDue {
+		for c := range s.Discard {
+			s.Bag[c] += s.Discard[c]
+			s.Discard[c] = 0
+		}
+		if a.ReturnReserve {
+			for _, d := range s.Reserve[:s.NReserve] {
+				s.Bag[d.Color()]++
+			}
+			s.NReserve = 0
+		}
+		s.RefillDue = false
+	}
+	n := int(a.N)
+	if b := s.BagCount(); b < n {
+		n = b // ruling: draw what is there
+	}
+	s.Pending = uint8(n)
+	s.Phase = PhaseRoll
+	if n == 0 {
+		s.Phase = PhaseTake
+	}
+}
+
+func (s *State) applyTake(a Action) {
+	sh := &s.Sheets[s.Current]
+	penalty := !s.AnyTakeFits()
+	// Move the taken dice to the discard, keeping the others in order.
+	n, sum, k := 0, 0, 0
+	for _, d := range s.Reserve[:s.NReserve] {
+		if takes(a, d) {
+			n++
+			sum += d.Face()
+			s.Discard[d.Color()]++
+			continue
+		}
+		s.Reserve[k] = d
+		k++
+	}
+	s.NReserve = uint8(k)
+	switch {
+	case penalty:
+		sh.Penalty = int16(sum)
+		sh.Penalized = true
+	case a.Type == ActTakeColor:
+		col := s.L.ColumnOf(a.Color)
+		for r := 0; r < NumRows && n > 0; r++ {
+			if sh.Filled[r]&(1<<col) == 0 {
+				n--
+				sh.write(r, col, n == 0, sum)
+				sh.WhiteEmpty--
+			}
+		}
+	case a.Type == ActTakeValue:
+		r := s.L.RowOf(int(a.Value))
+		for i := 0; i < s.L.RowCells(r) && n > 0; i++ {
+			if sh.Filled[r]&(1<<i) == 0 {
+				n--
+				sh.write(r, i, n == 0, sum)
+				if i < NumColors {
+					sh.WhiteEmpty--
+				}
+			}
+		}
+	default:
+		for r := range sh.Marked {
+			sh.Marked[r] += a.Mult[r]
+		}
+	}
+	if sh.WhiteEmpty == 0 || penalty {
+		s.Ending = true
+	}
+	s.RefillDue = s.BagCount() == 0 || (a.Type == ActTakeStars && !penalty)
+	s.Turns++
+	if s.Solo() {
+		s.SoloMarked += uint8(min(s.L.SoloMarks(s.Reserve[:s.NReserve]), s.L.SoloCells-int(s.SoloMarked)))
+		if int(s.SoloMarked) >= s.L.SoloCells {
+			s.SoloLost = true
+			s.Phase = PhaseOver
+			return
+		}
+		if s.Ending {
+			s.Phase = PhaseOver
+			return
+		}
+		s.Phase = PhaseDraw
+		return
+	}
+	next := s.Current + 1
+	if next == s.NPlayers {
+		next = 0
+		if s.Ending {
+			s.Phase = PhaseOver
+			return
+		}
+	}
+	s.Current = next
+	s.Phase = PhaseDraw
+}
+
+func (sh *Sheet) write(r, i int, last bool, sum int) {
+	sh.Filled[r] |= 1 << i
+	if last {
+		sh.Cells[r][i] = int8(sum)
+		sh.Sum[r] += int16(sum)
+	} else {
+		sh.Cells[r][i] = cellX
+	}
+}
+
+// LegalActions appends the legal actions of the player to act (or nothing
+// in PhaseRoll and PhaseOver) to buf and returns it. It allocates only when
+// buf is too small.
+func (s *State) LegalActions(buf []Action) []Action {
+	buf = buf[:0]
+	switch s.Phase {
+	case PhaseDraw:
+		for _, rr := range [2]bool{false, true} {
+			if rr && !s.RefillDue {
+				break
+			}
+			if s.MustDrawThree(rr) {
+				buf = append(buf, Draw(3, rr))
+				continue
+			}
+			bag := s.BagCount()
+			if s.RefillDue {
+				bag += s.DiscardCount()
+			}
+			for n := 1; n <= 3 && (n == 1 || n <= bag); n++ {
+				buf = append(buf, Draw(n, rr))
+			}
+		}
+	case PhaseTake:
+		buf = s.legalTakes(buf)
+	}
+	return buf
+}
+
+func (s *State) legalTakes(buf []Action) []Action {
+	sh := &s.Sheets[s.Current]
+	var byColor [NumColors]int
+	var byFace [7]int
+	for _, d := range s.Reserve[:s.NReserve] {
+		byColor[d.Color()]++
+		byFace[d.Face()]++
+	}
+	start := len(buf)
+	for c, n := range byColor {
+		if n > 0 && sh.columnEmpty(s.L.ColumnOf(Color(c))) >= n {
+			buf = append(buf, TakeColor(Color(c)))
+		}
+	}
+	for v := 2; v <= 6; v++ {
+		if r := s.L.RowOf(v); byFace[v] > 0 && r >= 0 && sh.rowEmpty(s.L, r) >= byFace[v] {
+			buf = append(buf, TakeValue(v))
+		}
+	}
+	if k := byFace[Star]; k > 0 && sh.multEmpty(s.L) >= k {
+		var free [NumRows]uint8
+		for r := range free {
+			free[r] = uint8(s.L.Multipliers[r]) - sh.Marked[r]
+		}
+		buf = appendStarPlacements(buf, Action{Type: ActTakeStars}, free, 0, k)
+	}
+	if len(buf) > start {
+		return buf
+	}
+	// Nothing fits: every colour and value present is a penalty choice.
+	for c, n := range byColor {
+		if n > 0 {
+			buf = append(buf, TakeColor(Color(c)))
+		}
+	}
+	for v := 2; v <= 6; v++ {
+		if byFace[v] > 0 {
+			buf = append(buf, TakeValue(v))
+		}
+	}
+	return buf
+}
+
+// appendStarPlacements enumerates every way to mark k multiplier cells in
+// rows r.. (as counts per row, within each row's free cells).
+func appendStarPlacements(buf []Action, a Action, free [NumRows]uint8, r, k int) []Action {
+	if k == 0 {
+		return append(buf, a)
+	}
+	if r == NumRows {
+		return buf
+	}
+	for m := min(k, int(free[r])); m >= 0; m-- {
+		a.Mult[r] = uint8(m)
+		buf = appendStarPlacements(buf, a, free, r+1, k-m)
+	}
+	return buf
+}
+
+// SampleRoll draws nature's outcome for the pending draw from src: which
+// dice leave the bag (each remaining die equally likely) and their faces.
+func (s *State) SampleRoll(src engine.Source) Action {
+	a := Action{Type: ActRoll, N: s.Pending}
+	bag := s.Bag
+	total := sum4(bag)
+	for i := 0; i < int(s.Pending); i++ {
+		x := src.IntN(total)
+		c := 0
+		for x >= int(bag[c]) {
+			x -= int(bag[c])
+			c++
+		}
+		bag[c]--
+		total--
+		a.Dice[i] = MakeDie(Color(c), s.L.Dice[c].Faces[src.IntN(6)])
+	}
+	return a
+}
