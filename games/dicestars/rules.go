@@ -2,6 +2,7 @@ package dicestars
 
 import (
 	"fmt"
+	"math/bits"
 
 	"github.com/dicehall/dicehall/engine"
 )
@@ -203,27 +204,52 @@ func (s *State) fits(sh *Sheet, a Action, n int) bool {
 	return false
 }
 
-// AnyTakeFits reports whether the current player has a choice that fits the
-// sheet. Without one, the turn is a penalty.
-func (s *State) AnyTakeFits() bool {
-	sh := &s.Sheets[s.Current]
-	var byColor [NumColors]int
-	var byFace [7]int
+// room is how much space a sheet has for each sort of choice.
+type room struct {
+	col  [NumColors]int // empty white cells in each colour's column (by colour)
+	row  [7]int         // empty cells in the row of each value (by value)
+	mult int            // unmarked multiplier cells
+}
+
+// roomOf measures sheet sh in one pass (the hot path of legal actions).
+func (s *State) roomOf(sh *Sheet) (r room) {
+	l := s.L
+	for i := 0; i < NumRows; i++ {
+		empty := ^sh.Filled[i]
+		for c := 0; c < NumColors; c++ {
+			r.col[l.Columns[c]] += int(empty >> c & 1)
+		}
+		r.row[l.RowValues[i]] = l.RowCells(i) - bits.OnesCount8(sh.Filled[i])
+		r.mult += l.Multipliers[i] - int(sh.Marked[i])
+	}
+	return r
+}
+
+// reserveCounts counts the reserve's dice by colour and by face.
+func (s *State) reserveCounts() (byColor [NumColors]int, byFace [7]int) {
 	for _, d := range s.Reserve[:s.NReserve] {
 		byColor[d.Color()]++
 		byFace[d.Face()]++
 	}
+	return
+}
+
+// AnyTakeFits reports whether the current player has a choice that fits the
+// sheet. Without one, the turn is a penalty.
+func (s *State) AnyTakeFits() bool {
+	rm := s.roomOf(&s.Sheets[s.Current])
+	byColor, byFace := s.reserveCounts()
 	for c, n := range byColor {
-		if n > 0 && sh.columnEmpty(s.L.ColumnOf(Color(c))) >= n {
+		if n > 0 && rm.col[c] >= n {
 			return true
 		}
 	}
 	for v := 2; v <= 6; v++ {
-		if r := s.L.RowOf(v); byFace[v] > 0 && r >= 0 && sh.rowEmpty(s.L, r) >= byFace[v] {
+		if byFace[v] > 0 && rm.row[v] >= byFace[v] {
 			return true
 		}
 	}
-	return byFace[Star] > 0 && sh.multEmpty(s.L) >= byFace[Star]
+	return byFace[Star] > 0 && rm.mult >= byFace[Star]
 }
 
 func (s *State) checkTake(a Action) error {
@@ -341,13 +367,14 @@ func (s *State) applyDraw(a Action) {
 
 func (s *State) applyTake(a Action) {
 	sh := &s.Sheets[s.Current]
-	penalty := !s.AnyTakeFits()
+	// A legal take that does not fit can only be the penalty (checkTake
+	// allows a misfit only when nothing fits).
+	n, sum := s.takeCount(a)
+	penalty := !s.fits(sh, a, n)
 	// Move the taken dice to the discard, keeping the others in order.
-	n, sum, k := 0, 0, 0
+	k := 0
 	for _, d := range s.Reserve[:s.NReserve] {
 		if takes(a, d) {
-			n++
-			sum += d.Face()
 			s.Discard[d.Color()]++
 			continue
 		}
@@ -456,29 +483,25 @@ func (s *State) LegalActions(buf []Action) []Action {
 
 func (s *State) legalTakes(buf []Action) []Action {
 	sh := &s.Sheets[s.Current]
-	var byColor [NumColors]int
-	var byFace [7]int
-	for _, d := range s.Reserve[:s.NReserve] {
-		byColor[d.Color()]++
-		byFace[d.Face()]++
-	}
+	rm := s.roomOf(sh)
+	byColor, byFace := s.reserveCounts()
 	start := len(buf)
 	for c, n := range byColor {
-		if n > 0 && sh.columnEmpty(s.L.ColumnOf(Color(c))) >= n {
+		if n > 0 && rm.col[c] >= n {
 			buf = append(buf, TakeColor(Color(c)))
 		}
 	}
 	for v := 2; v <= 6; v++ {
-		if r := s.L.RowOf(v); byFace[v] > 0 && r >= 0 && sh.rowEmpty(s.L, r) >= byFace[v] {
+		if byFace[v] > 0 && rm.row[v] >= byFace[v] {
 			buf = append(buf, TakeValue(v))
 		}
 	}
-	if k := byFace[Star]; k > 0 && sh.multEmpty(s.L) >= k {
+	if k := byFace[Star]; k > 0 && rm.mult >= k {
 		var free [NumRows]uint8
 		for r := range free {
 			free[r] = uint8(s.L.Multipliers[r]) - sh.Marked[r]
 		}
-		buf = appendStarPlacements(buf, Action{Type: ActTakeStars}, free, 0, k)
+		buf = appendStarPlacements(buf, Action{Type: ActTakeStars}, free, k)
 	}
 	if len(buf) > start {
 		return buf
@@ -497,18 +520,29 @@ func (s *State) legalTakes(buf []Action) []Action {
 	return buf
 }
 
-// appendStarPlacements enumerates every way to mark k multiplier cells in
-// rows r.. (as counts per row, within each row's free cells).
-func appendStarPlacements(buf []Action, a Action, free [NumRows]uint8, r, k int) []Action {
-	if k == 0 {
-		return append(buf, a)
+// appendStarPlacements enumerates every way to mark k multiplier cells, as
+// counts per row within each row's free cells. Loops rather than recursion:
+// this is the hottest spot of random play.
+func appendStarPlacements(buf []Action, a Action, free [NumRows]uint8, k int) []Action {
+	var suffix [NumRows + 1]int // free cells in rows r..4
+	for r := NumRows - 1; r >= 0; r-- {
+		suffix[r] = suffix[r+1] + int(free[r])
 	}
-	if r == NumRows {
+	if suffix[0] < k {
 		return buf
 	}
-	for m := min(k, int(free[r])); m >= 0; m-- {
-		a.Mult[r] = uint8(m)
-		buf = appendStarPlacements(buf, a, free, r+1, k-m)
+	for m0 := min(k, int(free[0])); m0 >= 0 && k-m0 <= suffix[1]; m0-- {
+		k1 := k - m0
+		for m1 := min(k1, int(free[1])); m1 >= 0 && k1-m1 <= suffix[2]; m1-- {
+			k2 := k1 - m1
+			for m2 := min(k2, int(free[2])); m2 >= 0 && k2-m2 <= suffix[3]; m2-- {
+				k3 := k2 - m2
+				for m3 := min(k3, int(free[3])); m3 >= 0 && k3-m3 <= suffix[4]; m3-- {
+					a.Mult = [NumRows]uint8{uint8(m0), uint8(m1), uint8(m2), uint8(m3), uint8(k3 - m3)}
+					buf = append(buf, a)
+				}
+			}
+		}
 	}
 	return buf
 }
