@@ -32,6 +32,7 @@ func playRandom(t testing.TB, n int, seed uint64) State {
 			t.Fatalf("seed %d: legal action %v refused: %v", seed, a, err)
 		}
 		checkDiceConserved(t, &s)
+		checkCaches(t, &s)
 	}
 	return s
 }
@@ -60,5 +61,19 @@ func TestRandomGamesEnd(t *testing.T) {
 				t.Fatalf("n=%d seed=%d: game ended after %d turns, not a whole round", n, seed, s.Turns)
 			}
 		}
+	}
+}
+
+// checkCaches verifies that the counters the hot path keeps agree with what
+// they cache.
+func checkCaches(t testing.TB, s *State) {
+	t.Helper()
+	for p := 0; p < int(s.NPlayers); p++ {
+		if got, want := s.Sheets[p].room, s.measureRoom(&s.Sheets[p]); got != want {
+			t.Fatalf("seat %d: cached room %+v, cells say %+v", p, got, want)
+		}
+	}
+	if c, f := s.countReserve(); c != s.resColor || f != s.resFace {
+		t.Fatalf("cached reserve counts %v %v, reserve says %v %v", s.resColor, s.resFace, c, f)
 	}
 }

@@ -195,38 +195,41 @@ func takes(a Action, d Die) bool {
 func (s *State) fits(sh *Sheet, a Action, n int) bool {
 	switch a.Type {
 	case ActTakeColor:
-		return sh.columnEmpty(s.L.ColumnOf(a.Color)) >= n
+		return int(sh.room.col[a.Color]) >= n
 	case ActTakeValue:
-		return sh.rowEmpty(s.L, s.L.RowOf(int(a.Value))) >= n
+		return int(sh.room.row[a.Value]) >= n
 	case ActTakeStars:
-		return sh.multEmpty(s.L) >= n
+		return int(sh.room.mult) >= n
 	}
 	return false
 }
 
 // room is how much space a sheet has for each sort of choice.
 type room struct {
-	col  [NumColors]int // empty white cells in each colour's column (by colour)
-	row  [7]int         // empty cells in the row of each value (by value)
-	mult int            // unmarked multiplier cells
+	col  [NumColors]int8 // empty white cells in each colour's column (by colour)
+	row  [7]int8         // empty cells in the row of each value (by value)
+	mult int8            // unmarked multiplier cells
 }
 
-// roomOf measures sheet sh in one pass (the hot path of legal actions).
-func (s *State) roomOf(sh *Sheet) (r room) {
+// measureRoom derives a sheet's room from its cells. The rules read the
+// cached Sheet.room instead (kept up to date by every write); tests check
+// that the two agree.
+func (s *State) measureRoom(sh *Sheet) (r room) {
 	l := s.L
 	for i := 0; i < NumRows; i++ {
 		empty := ^sh.Filled[i]
 		for c := 0; c < NumColors; c++ {
-			r.col[l.Columns[c]] += int(empty >> c & 1)
+			r.col[l.Columns[c]] += int8(empty >> c & 1)
 		}
-		r.row[l.RowValues[i]] = l.RowCells(i) - bits.OnesCount8(sh.Filled[i])
-		r.mult += l.Multipliers[i] - int(sh.Marked[i])
+		r.row[l.RowValues[i]] = int8(l.RowCells(i) - bits.OnesCount8(sh.Filled[i]))
+		r.mult += int8(l.Multipliers[i] - int(sh.Marked[i]))
 	}
 	return r
 }
 
-// reserveCounts counts the reserve's dice by colour and by face.
-func (s *State) reserveCounts() (byColor [NumColors]int, byFace [7]int) {
+// countReserve derives the reserve's dice by colour and by face; the rules
+// read the cached counts kept by every change of the reserve.
+func (s *State) countReserve() (byColor [NumColors]int8, byFace [7]int8) {
 	for _, d := range s.Reserve[:s.NReserve] {
 		byColor[d.Color()]++
 		byFace[d.Face()]++
@@ -237,8 +240,8 @@ func (s *State) reserveCounts() (byColor [NumColors]int, byFace [7]int) {
 // AnyTakeFits reports whether the current player has a choice that fits the
 // sheet. Without one, the turn is a penalty.
 func (s *State) AnyTakeFits() bool {
-	rm := s.roomOf(&s.Sheets[s.Current])
-	byColor, byFace := s.reserveCounts()
+	rm := &s.Sheets[s.Current].room
+	byColor, byFace := &s.resColor, &s.resFace
 	for c, n := range byColor {
 		if n > 0 && rm.col[c] >= n {
 			return true
@@ -280,13 +283,13 @@ func (s *State) checkTake(a Action) error {
 	switch a.Type {
 	case ActTakeColor:
 		return refuse(RuleColumnFull, "the %s column has %d empty cells, too few for %d %s dice; another choice fits, and you must take one that fits",
-			a.Color, sh.columnEmpty(s.L.ColumnOf(a.Color)), n, a.Color)
+			a.Color, sh.room.col[a.Color], n, a.Color)
 	case ActTakeValue:
 		return refuse(RuleRowFull, "row %d has %d empty cells, too few for %d dice showing %d; another choice fits, and you must take one that fits",
-			a.Value, sh.rowEmpty(s.L, s.L.RowOf(int(a.Value))), n, a.Value)
+			a.Value, sh.room.row[a.Value], n, a.Value)
 	}
 	return refuse(RuleMultipliers, "%d multiplier cells are left, too few for %d stars; another choice fits, and you must take one that fits",
-		sh.multEmpty(s.L), n)
+		sh.room.mult, n)
 }
 
 func (s *State) checkMultipliers(sh *Sheet, a Action, n int) error {
@@ -332,6 +335,8 @@ func (s *State) ApplyUnchecked(a Action) {
 			s.Bag[d.Color()]--
 			s.Reserve[s.NReserve] = d
 			s.NReserve++
+			s.resColor[d.Color()]++
+			s.resFace[d.Face()]++
 		}
 		s.Pending = 0
 		s.Phase = PhaseTake
@@ -351,6 +356,7 @@ func (s *State) applyDraw(a Action) {
 				s.Bag[d.Color()]++
 			}
 			s.NReserve = 0
+			s.resColor, s.resFace = [NumColors]int8{}, [7]int8{}
 		}
 		s.RefillDue = false
 	}
@@ -369,13 +375,24 @@ func (s *State) applyTake(a Action) {
 	sh := &s.Sheets[s.Current]
 	// A legal take that does not fit can only be the penalty (checkTake
 	// allows a misfit only when nothing fits).
-	n, sum := s.takeCount(a)
+	var n int
+	switch a.Type {
+	case ActTakeColor:
+		n = int(s.resColor[a.Color])
+	case ActTakeValue:
+		n = int(s.resFace[a.Value])
+	default:
+		n = int(s.resFace[Star])
+	}
 	penalty := !s.fits(sh, a, n)
 	// Move the taken dice to the discard, keeping the others in order.
-	k := 0
+	k, sum := 0, 0
 	for _, d := range s.Reserve[:s.NReserve] {
 		if takes(a, d) {
+			sum += d.Face()
 			s.Discard[d.Color()]++
+			s.resColor[d.Color()]--
+			s.resFace[d.Face()]--
 			continue
 		}
 		s.Reserve[k] = d
@@ -393,6 +410,8 @@ func (s *State) applyTake(a Action) {
 				n--
 				sh.write(r, col, n == 0, sum)
 				sh.WhiteEmpty--
+				sh.room.col[a.Color]--
+				sh.room.row[s.L.RowValues[r]]--
 			}
 		}
 	case a.Type == ActTakeValue:
@@ -401,8 +420,10 @@ func (s *State) applyTake(a Action) {
 			if sh.Filled[r]&(1<<i) == 0 {
 				n--
 				sh.write(r, i, n == 0, sum)
+				sh.room.row[a.Value]--
 				if i < NumColors {
 					sh.WhiteEmpty--
+					sh.room.col[s.L.Columns[i]]--
 				}
 			}
 		}
@@ -410,6 +431,7 @@ func (s *State) applyTake(a Action) {
 		for r := range sh.Marked {
 			sh.Marked[r] += a.Mult[r]
 		}
+		sh.room.mult -= int8(a.StarCount())
 	}
 	if sh.WhiteEmpty == 0 || penalty {
 		s.Ending = true
@@ -483,8 +505,8 @@ func (s *State) LegalActions(buf []Action) []Action {
 
 func (s *State) legalTakes(buf []Action) []Action {
 	sh := &s.Sheets[s.Current]
-	rm := s.roomOf(sh)
-	byColor, byFace := s.reserveCounts()
+	rm := &sh.room
+	byColor, byFace := &s.resColor, &s.resFace
 	start := len(buf)
 	for c, n := range byColor {
 		if n > 0 && rm.col[c] >= n {
@@ -496,7 +518,7 @@ func (s *State) legalTakes(buf []Action) []Action {
 			buf = append(buf, TakeValue(v))
 		}
 	}
-	if k := byFace[Star]; k > 0 && rm.mult >= k {
+	if k := int(byFace[Star]); k > 0 && int(rm.mult) >= k {
 		var free [NumRows]uint8
 		for r := range free {
 			free[r] = uint8(s.L.Multipliers[r]) - sh.Marked[r]
@@ -529,6 +551,16 @@ func appendStarPlacements(buf []Action, a Action, free [NumRows]uint8, k int) []
 		suffix[r] = suffix[r+1] + int(free[r])
 	}
 	if suffix[0] < k {
+		return buf
+	}
+	if k == 1 { // the common case, without the nested loops
+		for r := 0; r < NumRows; r++ {
+			if free[r] > 0 {
+				a.Mult = [NumRows]uint8{}
+				a.Mult[r] = 1
+				buf = append(buf, a)
+			}
+		}
 		return buf
 	}
 	for m0 := min(k, int(free[0])); m0 >= 0 && k-m0 <= suffix[1]; m0-- {

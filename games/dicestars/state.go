@@ -27,6 +27,9 @@ type Sheet struct {
 	Penalty    int16
 	Penalized  bool
 	WhiteEmpty uint8 // empty white (objective) cells left
+	// room caches the empty cells per choice (see measureRoom): the legal
+	// actions read it on every step, and recounting dominated the profile.
+	room room
 }
 
 // Phase is the step of the turn.
@@ -61,6 +64,10 @@ type State struct {
 	// Solo variant (NPlayers == 1): the virtual opponent's grid.
 	SoloMarked uint8
 	SoloLost   bool
+	// resColor and resFace count the reserve by colour and by face (a cache
+	// of Reserve for the hot path; see countReserve).
+	resColor [NumColors]int8
+	resFace  [7]int8
 }
 
 // NewState sets up a game for n players (1 = the solo variant) on layout l.
@@ -81,6 +88,7 @@ func NewState(l *Layout, n int) (State, error) {
 	for p := 0; p < n; p++ {
 		s.Sheets[p].WhiteEmpty = NumRows * NumColors
 	}
+	s.Recount()
 	return s, nil
 }
 
@@ -104,12 +112,7 @@ func (s *State) ReserveDice() []Die { return s.Reserve[:s.NReserve] }
 // reserveOnlyStars reports whether the reserve is empty or shows only stars:
 // then the next draw must be of three dice.
 func (s *State) reserveOnlyStars() bool {
-	for _, d := range s.Reserve[:s.NReserve] {
-		if !d.IsStar() {
-			return false
-		}
-	}
-	return true
+	return s.NReserve == uint8(s.resFace[Star])
 }
 
 // MustDrawThree reports whether the draw about to be made is forced to three
@@ -118,29 +121,19 @@ func (s *State) MustDrawThree(returnReserve bool) bool {
 	return returnReserve || s.reserveOnlyStars()
 }
 
-// columnEmpty counts the empty white cells of column col.
-func (sh *Sheet) columnEmpty(col int) int {
-	n := 0
-	for r := 0; r < NumRows; r++ {
-		if sh.Filled[r]&(1<<col) == 0 {
-			n++
-		}
+// Recount rebuilds the cached counters (Sheet.room, the reserve counts)
+// from the cells and dice. The rules keep them up to date themselves; call
+// it after editing State fields directly (tests, puzzles, analysis tools).
+func (s *State) Recount() {
+	for p := range s.Sheets {
+		s.Sheets[p].room = s.measureRoom(&s.Sheets[p])
 	}
-	return n
+	s.resColor, s.resFace = s.countReserve()
 }
 
 // rowEmpty counts the empty cells (white and green) of row r.
 func (sh *Sheet) rowEmpty(l *Layout, r int) int {
 	return l.RowCells(r) - bits.OnesCount8(sh.Filled[r])
-}
-
-// multEmpty counts the unmarked multiplier cells of the sheet.
-func (sh *Sheet) multEmpty(l *Layout) int {
-	n := 0
-	for r := 0; r < NumRows; r++ {
-		n += l.Multipliers[r] - int(sh.Marked[r])
-	}
-	return n
 }
 
 // Cell reports what is written in cell i of row r: filled, and the number
