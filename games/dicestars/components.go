@@ -79,11 +79,11 @@ func ParseDie(s string) (Die, error) {
 	if err != nil {
 		return 0, fmt.Errorf("die %q: %w", s, err)
 	}
-	switch strings.ToLower(strings.TrimSpace(face)) {
+	switch f := strings.ToLower(strings.TrimSpace(face)); f {
 	case "star", "*", "☆":
 		return MakeDie(c, Star), nil
 	case "2", "3", "4", "5", "6":
-		return MakeDie(c, int(face[len(face)-1]-'0')), nil
+		return MakeDie(c, int(f[0]-'0')), nil
 	}
 	return 0, fmt.Errorf("die %q: face must be 2..6 or star", s)
 }

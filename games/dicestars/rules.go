@@ -3,6 +3,7 @@ package dicestars
 import (
 	"fmt"
 	"math/bits"
+	"strings"
 
 	"github.com/dicehall/dicehall/engine"
 )
@@ -154,10 +155,26 @@ func (s *State) checkRoll(a Action) error {
 		}
 		bag[c]--
 		if !s.L.HasFace(c, d.Face()) {
-			return refuse(RuleRollFace, "a %s die has no face %s", c, faceName(d.Face()))
+			return refuse(RuleRollFace, "%s die has no face %s", article(c.String()), faceName(d.Face()))
 		}
 	}
 	return nil
+}
+
+// article puts "a" or "an" before a word.
+func article(w string) string {
+	if w != "" && strings.ContainsRune("aeiou", rune(w[0])) {
+		return "an " + w
+	}
+	return "a " + w
+}
+
+// plural writes "1 empty cell", "3 empty cells".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }
 
 func faceName(f int) string {
@@ -282,11 +299,11 @@ func (s *State) checkTake(a Action) error {
 	}
 	switch a.Type {
 	case ActTakeColor:
-		return refuse(RuleColumnFull, "the %s column has %d empty cells, too few for %d %s dice; another choice fits, and you must take one that fits",
-			a.Color, sh.room.col[a.Color], n, a.Color)
+		return refuse(RuleColumnFull, "the %s column has %s, too few for %d %s dice; another choice fits, and you must take one that fits",
+			a.Color, plural(int(sh.room.col[a.Color]), "empty cell"), n, a.Color)
 	case ActTakeValue:
-		return refuse(RuleRowFull, "row %d has %d empty cells, too few for %d dice showing %d; another choice fits, and you must take one that fits",
-			a.Value, sh.room.row[a.Value], n, a.Value)
+		return refuse(RuleRowFull, "row %d has %s, too few for %d dice showing %d; another choice fits, and you must take one that fits",
+			a.Value, plural(int(sh.room.row[a.Value]), "empty cell"), n, a.Value)
 	}
 	return refuse(RuleMultipliers, "%d multiplier cells are left, too few for %d stars; another choice fits, and you must take one that fits",
 		sh.room.mult, n)

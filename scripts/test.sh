@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# The whole test suite, as CI runs it (.ci/run calls exactly this script).
+# It installs what the tests need when it is missing, then runs formatting
+# and vet checks, every Go test (unit, table, property, golden, fuzz seed
+# corpora) and a short live fuzzing pass of each fuzz target.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+log() { printf '\n== %s\n' "$*"; }
+
+if ! command -v go >/dev/null 2>&1; then
+  if [ -x /usr/local/go/bin/go ]; then
+    export PATH="/usr/local/go/bin:$PATH"
+  else
+    echo "test.sh: Go is not installed (want go 1.26 or newer)" >&2
+    exit 1
+  fi
+fi
+
+log "go $(go env GOVERSION): download modules"
+go mod download
+
+log "gofmt"
+unformatted=$(gofmt -l $(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))
+if [ -n "$unformatted" ]; then
+  echo "gofmt would change:" >&2
+  echo "$unformatted" >&2
+  exit 1
+fi
+
+log "go vet"
+go vet ./...
+
+log "go test"
+go test -count=1 -timeout 15m ./...
+
+log "go test -race (core packages)"
+go test -count=1 -race -short -timeout 10m ./engine/... ./games/... ./script/...
+
+# A short live fuzzing pass per target: the seed corpora already ran above;
+# this explores a little further on every run. FUZZTIME=0 skips it.
+fuzztime="${FUZZTIME:-10s}"
+if [ "$fuzztime" != "0" ]; then
+  log "fuzz ($fuzztime per target)"
+  for pkg in $(go list ./...); do
+    dir=$(go list -f '{{.Dir}}' "$pkg")
+    for target in $(grep -ho '^func Fuzz[A-Za-z0-9_]*' "$dir"/*_test.go 2>/dev/null | sed 's/^func //' | sort -u); do
+      echo "fuzz $pkg $target"
+      go test -run '^$' -fuzz "^${target}\$" -fuzztime "$fuzztime" "$pkg" >/tmp/dicehall-fuzz.log 2>&1 || {
+        cat /tmp/dicehall-fuzz.log >&2
+        exit 1
+      }
+    done
+  done
+fi
+
+log "all tests passed"
