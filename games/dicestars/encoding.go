@@ -33,8 +33,8 @@ func (a Action) String() string {
 		}
 		return s
 	case ActRoll:
-		parts := make([]string, a.N)
-		for i, d := range a.Dice[:a.N] {
+		parts := make([]string, min(a.N, 3))
+		for i, d := range a.Dice[:len(parts)] {
 			parts[i] = d.String()
 		}
 		return "roll " + strings.Join(parts, " ")
@@ -89,6 +89,9 @@ func (a Action) MarshalJSON() ([]byte, error) {
 			j.ReturnReserve = &t
 		}
 	case ActRoll:
+		if a.N < 1 || a.N > 3 {
+			return nil, fmt.Errorf("encode: a roll of %d dice", a.N)
+		}
 		j.Roll = make([]string, a.N)
 		for i, d := range a.Dice[:a.N] {
 			j.Roll[i] = d.String()
@@ -147,8 +150,12 @@ func (j *actionJSON) action() (Action, error) {
 		}
 		return Draw(*j.Draw, j.ReturnReserve != nil && *j.Draw > 0 && *j.ReturnReserve), nil
 	case j.Roll != nil:
-		if len(j.Roll) > 3 {
-			return Action{}, fmt.Errorf("roll: %d dice, at most 3", len(j.Roll))
+		// An empty roll is never legal and would not survive encoding.
+		if len(j.Roll) < 1 || len(j.Roll) > 3 {
+			return Action{}, fmt.Errorf("roll: %d dice, want 1, 2 or 3", len(j.Roll))
+		}
+		if j.ReturnReserve != nil || j.Color != "" || j.Value != nil || j.Multipliers != nil {
+			return Action{}, fmt.Errorf("roll: unexpected draw or take fields")
 		}
 		dice := make([]Die, len(j.Roll))
 		for i, s := range j.Roll {
