@@ -1,0 +1,645 @@
+package tui
+
+import (
+	"fmt"
+	"image/color"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/dicehall/dicehall/engine"
+	"github.com/dicehall/dicehall/games/dicestars"
+)
+
+// Screen size used until the terminal reports its own.
+const (
+	defaultWidth  = 100
+	defaultHeight = 30
+)
+
+// Colours of the paper sheet: each die colour, the green bonus cells, the
+// yellow multiplier cells.
+var (
+	dieBG = [dicestars.NumColors]color.Color{
+		dicestars.Black:  lipgloss.Color("#262626"),
+		dicestars.Purple: lipgloss.Color("#7d3c98"),
+		dicestars.Blue:   lipgloss.Color("#2e6fd8"),
+		dicestars.Orange: lipgloss.Color("#e67e22"),
+	}
+	dieFG = [dicestars.NumColors]color.Color{
+		dicestars.Black:  lipgloss.Color("#ffffff"),
+		dicestars.Purple: lipgloss.Color("#ffffff"),
+		dicestars.Blue:   lipgloss.Color("#ffffff"),
+		dicestars.Orange: lipgloss.Color("#1a1a1a"),
+	}
+	// cellBG tints the white cells of each colour column.
+	cellBG = [dicestars.NumColors]color.Color{
+		dicestars.Black:  lipgloss.Color("#3a3a3a"),
+		dicestars.Purple: lipgloss.Color("#4a2359"),
+		dicestars.Blue:   lipgloss.Color("#1b3f78"),
+		dicestars.Orange: lipgloss.Color("#7a4310"),
+	}
+
+	styleGreen   = lipgloss.NewStyle().Foreground(lipgloss.Color("#ffffff")).Background(lipgloss.Color("#1e6b34"))
+	styleGreenHd = lipgloss.NewStyle().Foreground(lipgloss.Color("#3ecf5a")).Bold(true)
+	styleYellow  = lipgloss.NewStyle().Foreground(lipgloss.Color("#f4d03f"))
+	styleYellowB = styleYellow.Bold(true)
+	styleBold    = lipgloss.NewStyle().Bold(true)
+	styleFaint   = lipgloss.NewStyle().Faint(true)
+	styleKey     = lipgloss.NewStyle().Foreground(lipgloss.Color("#5dade2")).Bold(true)
+	styleError   = lipgloss.NewStyle().Foreground(lipgloss.Color("#ff5f5f")).Bold(true)
+	stylePenalty = lipgloss.NewStyle().Foreground(lipgloss.Color("#ff5f5f"))
+	styleTitle   = lipgloss.NewStyle().Foreground(lipgloss.Color("#1a1a1a")).Background(lipgloss.Color("#f4d03f")).Bold(true)
+	styleTurn    = lipgloss.NewStyle().Foreground(lipgloss.Color("#f4d03f")).Bold(true)
+	styleWin     = lipgloss.NewStyle().Foreground(lipgloss.Color("#3ecf5a")).Bold(true)
+)
+
+// colorLetter is the letter shown for a colour (also its key).
+func colorLetter(c dicestars.Color) string { return strings.ToUpper(colorKey(c)) }
+
+func faceText(face int) string {
+	if face == dicestars.Star {
+		return "★"
+	}
+	return fmt.Sprint(face)
+}
+
+// dieChip shows a die in its colour with its name and face, so it reads
+// without colour too.
+func dieChip(d dicestars.Die) string {
+	c := d.Color()
+	return lipgloss.NewStyle().Background(dieBG[c]).Foreground(dieFG[c]).
+		Render(" " + c.String() + " " + faceText(d.Face()) + " ")
+}
+
+func keyHint(k string) string { return styleKey.Render("[" + k + "]") }
+
+// View renders the whole screen.
+func (m *DiceStars) View() tea.View {
+	v := tea.NewView(m.Render())
+	v.AltScreen = true
+	v.WindowTitle = "dicehall · Dice Stars"
+	return v
+}
+
+// Render draws the screen as text (with ANSI styles) at the current size.
+func (m *DiceStars) Render() string {
+	w, h := m.width, m.height
+	if w <= 0 {
+		w = defaultWidth
+	}
+	if h <= 0 {
+		h = defaultHeight
+	}
+	rep := m.match.SeatView(engine.Spectator)
+
+	top := []string{m.headerLine(rep, w)}
+	var bottom []string
+	bottom = append(bottom, m.tableLines(rep)...)
+	bottom = append(bottom, "")
+	if m.match.S.Over() {
+		bottom = append(bottom, m.endLines(rep)...)
+	} else {
+		bottom = append(bottom, m.actionLines(rep)...)
+	}
+	bottom = append(bottom, m.messageLine())
+	help := m.helpLine()
+
+	budget := h - len(top) - len(bottom) - 1 // help line
+	sheets := m.sheetsBlock(&rep.Report, w, budget)
+	lines := append(top, sheets...)
+	lines = append(lines, bottom...)
+	room := h - len(lines) - 1
+	if room <= 1 && m.message == "" && len(m.log) > 0 {
+		// No room for the log: the message line shows the last action.
+		lines[len(lines)-1] = styleFaint.Render(m.log[len(m.log)-1])
+	}
+	if room > 1 && len(m.log) > 0 {
+		lines = append(lines, styleFaint.Render("── log "+strings.Repeat("─", max(0, min(w, 60)-7))))
+		room--
+		lines = append(lines, m.log[max(0, len(m.log)-room):]...)
+	}
+	for len(lines) < h-1 {
+		lines = append(lines, "")
+	}
+	if len(lines) > h-1 {
+		lines = lines[:h-1]
+	}
+	lines = append(lines, help)
+	for i, l := range lines {
+		lines[i] = ansi.Truncate(l, w, "…")
+	}
+	return strings.Join(lines, "\n")
+}
+
+func (m *DiceStars) headerLine(v *dicestars.View, w int) string {
+	info := fmt.Sprintf("seed %d · turn %d", m.cfg.Seed, v.Turns+1)
+	if v.Over {
+		info = fmt.Sprintf("seed %d · %d turns", m.cfg.Seed, v.Turns)
+	}
+	left := styleTitle.Render(" DICE STARS ") + " " + styleFaint.Render(info)
+	var right string
+	switch {
+	case m.match.S.Over():
+		right = styleTurn.Render("game over")
+	default:
+		p := int(m.match.S.Current)
+		right = styleTurn.Render("▶ " + m.name(p) + m.cfg.Seats[p].botLabel() + " to play")
+	}
+	gap := max(1, w-lipgloss.Width(left)-lipgloss.Width(right))
+	return left + strings.Repeat(" ", gap) + right
+}
+
+// tableLines shows the reserve, bag, discard, refill, end and solo grid.
+func (m *DiceStars) tableLines(v *dicestars.View) []string {
+	s := &m.match.S
+	res := "empty"
+	if s.NReserve > 0 {
+		chips := make([]string, 0, s.NReserve)
+		for _, d := range s.ReserveDice() {
+			chips = append(chips, dieChip(d))
+		}
+		res = strings.Join(chips, " ")
+	}
+	lines := []string{styleBold.Render("Reserve ") + res}
+	counts := func(label string, total int, by map[string]int) string {
+		parts := []string{}
+		for _, c := range m.layout.Columns {
+			parts = append(parts, fmt.Sprintf("%s%d", colorLetter(c), by[c.String()]))
+		}
+		return fmt.Sprintf("%s %d (%s)", label, total, strings.Join(parts, " "))
+	}
+	line := counts("Bag", v.Bag, v.BagColors) + " · " + counts("Discard", v.Discard, v.Discarded)
+	if v.RefillDue && !v.Over {
+		line += " · " + styleYellowB.Render("refill due: the discard goes back into the bag")
+	}
+	if v.Ending && !v.Over {
+		line += " · " + stylePenalty.Render("end triggered: last round")
+	}
+	lines = append(lines, line)
+	if len(v.Players) == 1 && v.Players[0].Solo != nil {
+		lines = append(lines, soloLine(v.Players[0].Solo))
+	}
+	return lines
+}
+
+func soloLine(so *dicestars.SoloReport) string {
+	var b strings.Builder
+	if so.Cells <= 60 {
+		for i := 0; i < so.Cells; i++ {
+			if i > 0 && i%5 == 0 {
+				b.WriteByte(' ')
+			}
+			if i < so.Marked {
+				b.WriteString("■")
+			} else {
+				b.WriteString("□")
+			}
+		}
+		b.WriteByte(' ')
+	}
+	return styleBold.Render("Solo grid ") + b.String() +
+		fmt.Sprintf("%d/%d crossed · virtual opponent %d", so.Marked, so.Cells, so.Opponent)
+}
+
+// sheetWidth is the width of one full sheet.
+func (m *DiceStars) sheetWidth() int {
+	_, maxG, maxM := m.sheetDims()
+	return 3 + 1 + 3*dicestars.NumColors + 1 + 3*maxG + 1 + 2*maxM + 1 + 3 + 1 + 6
+}
+
+func (m *DiceStars) sheetDims() (rows, maxG, maxM int) {
+	for r := 0; r < dicestars.NumRows; r++ {
+		maxG = max(maxG, m.layout.Green[r])
+		maxM = max(maxM, m.layout.Multipliers[r])
+	}
+	return dicestars.NumRows, maxG, maxM
+}
+
+const sheetHeight = dicestars.NumRows + 3
+
+// sheetsBlock lays out the sheets in the room left: all in full when they
+// fit, else the focused sheet (tab) in full and one line for each other,
+// else one line each.
+func (m *DiceStars) sheetsBlock(rep *dicestars.Report, w, room int) []string {
+	n := len(rep.Players)
+	sw := m.sheetWidth()
+	perRow := max(1, min(n, (w+2)/(sw+3)))
+	full := []string{""}
+	for i := 0; i < n; i += perRow {
+		var cols []string
+		for p := i; p < min(n, i+perRow); p++ {
+			if p > i {
+				cols = append(cols, "   ")
+			}
+			cols = append(cols, lipgloss.NewStyle().Width(sw).Render(strings.Join(m.sheetLines(rep, p), "\n")))
+		}
+		full = append(full, strings.Split(lipgloss.JoinHorizontal(lipgloss.Top, cols...), "\n")...)
+		full = append(full, "")
+	}
+	if len(full) <= room {
+		return full
+	}
+	focus := m.focus
+	if focus < 0 || focus >= n {
+		focus = int(m.match.S.Current)
+	}
+	summaries := func(skip int) []string {
+		var out []string
+		for p := 0; p < n; p++ {
+			if p != skip {
+				out = append(out, m.summaryLine(rep, p))
+			}
+		}
+		return out
+	}
+	focused := append([]string{""}, m.sheetLines(rep, focus)...)
+	focused = append(focused, summaries(focus)...)
+	if n > 1 && len(focused)+2 <= room {
+		focused = append(focused, styleFaint.Render("(tab shows another sheet in full)"))
+	}
+	if len(focused)+1 <= room {
+		focused = append(focused, "")
+	}
+	if len(focused) <= room {
+		return focused
+	}
+	return append(append([]string{""}, summaries(-1)...), "")
+}
+
+func (m *DiceStars) playerTitle(rep *dicestars.Report, p int) string {
+	t := styleBold.Render(rep.Players[p].Name)
+	t += styleFaint.Render(m.cfg.Seats[p].botLabel())
+	if !rep.Over && int(m.match.S.Current) == p {
+		t = styleTurn.Render("▶ ") + t
+	}
+	return t
+}
+
+// summaryLine is one sheet in one line.
+func (m *DiceStars) summaryLine(rep *dicestars.Report, p int) string {
+	pr := rep.Players[p]
+	scores := make([]string, len(pr.Rows))
+	for i, r := range pr.Rows {
+		scores[i] = fmt.Sprint(r.Score)
+	}
+	pen := "—"
+	if pr.Penalized {
+		pen = fmt.Sprint(pr.Penalty)
+	}
+	return fmt.Sprintf("%s  total %d · row scores %s · penalty %s · %s left",
+		m.playerTitle(rep, p), pr.Total, strings.Join(scores, "/"), pen, plural(pr.WhiteLeft, "white cell", "white cells"))
+}
+
+// sheetLines draws one score sheet: value rows × colour columns (white
+// cells), the green bonus cells, the yellow multipliers, sum and score.
+func (m *DiceStars) sheetLines(rep *dicestars.Report, p int) []string {
+	pr := rep.Players[p]
+	_, maxG, maxM := m.sheetDims()
+	sw := m.sheetWidth()
+
+	title := m.playerTitle(rep, p)
+	total := styleBold.Render(fmt.Sprintf("total %d", pr.Total))
+	lines := []string{title + strings.Repeat(" ", max(1, sw-lipgloss.Width(title)-lipgloss.Width(total))) + total}
+
+	hd := "    "
+	for _, c := range m.layout.Columns {
+		hd += lipgloss.NewStyle().Background(dieBG[c]).Foreground(dieFG[c]).Bold(true).Render(" " + colorLetter(c) + " ")
+	}
+	hd += " " + styleGreenHd.Render(center("bonus", 3*maxG))
+	hd += " " + styleYellowB.Render(center("×2 if all", 2*maxM))
+	hd += " " + styleFaint.Render("sum  score")
+	lines = append(lines, hd)
+
+	for r, row := range pr.Rows {
+		var b strings.Builder
+		b.WriteString(styleBold.Render(fmt.Sprintf(" %d  ", row.Value)))
+		for i := 0; i < dicestars.NumColors; i++ {
+			c := m.layout.Columns[i]
+			b.WriteString(lipgloss.NewStyle().Background(cellBG[c]).Foreground(lipgloss.Color("#ffffff")).Render(cellText(row.Cells[i])))
+		}
+		b.WriteByte(' ')
+		for i := 0; i < maxG; i++ {
+			if i < m.layout.Green[r] {
+				b.WriteString(styleGreen.Render(cellText(row.Cells[dicestars.NumColors+i])))
+			} else {
+				b.WriteString("   ")
+			}
+		}
+		b.WriteByte(' ')
+		var mult strings.Builder
+		for i := 0; i < row.Multipliers; i++ {
+			if i < row.Marked {
+				mult.WriteString("★ ")
+			} else {
+				mult.WriteString("☆ ")
+			}
+		}
+		b.WriteString(styleYellow.Render(mult.String()) + strings.Repeat("  ", maxM-row.Multipliers))
+		mark := "  "
+		switch {
+		case row.Marked == row.Multipliers:
+			mark = "×2"
+		case row.Marked > 0:
+			mark = "×0"
+		}
+		fmt.Fprintf(&b, " %3d %s %3d", row.Sum, mark, row.Score)
+		lines = append(lines, b.String())
+	}
+	pen := "penalty —"
+	if pr.Penalized {
+		pen = stylePenalty.Render(fmt.Sprintf("penalty -%d", pr.Penalty))
+	}
+	lines = append(lines, "    "+pen+styleFaint.Render(" · "+plural(pr.WhiteLeft, "white cell", "white cells")+" left"))
+	return lines
+}
+
+// cellText is a 3-wide cell: the number written, X, or a dot when empty.
+func cellText(t string) string {
+	if t == "" {
+		t = "·"
+	}
+	return fmt.Sprintf("%2s ", t)
+}
+
+func center(s string, w int) string {
+	n := lipgloss.Width(s)
+	if n >= w {
+		return s
+	}
+	l := (w - n) / 2
+	return strings.Repeat(" ", l) + s + strings.Repeat(" ", w-n-l)
+}
+
+// actionLines lists what the player to act may do, with keys.
+func (m *DiceStars) actionLines(v *dicestars.View) []string {
+	s := &m.match.S
+	seat := m.currentSeat()
+	if m.confirmQuit {
+		return []string{styleError.Render("Quit the game?") + " The game is not over. " + keyHint("y") + " quit  " + keyHint("n") + " keep playing"}
+	}
+	if seat.IsBot() {
+		verb := "is choosing…"
+		switch {
+		case s.Phase == dicestars.PhaseRoll:
+			verb = "is rolling…"
+		case m.thinking && s.Phase == dicestars.PhaseDraw:
+			verb = "is deciding how many dice to draw…"
+		case m.thinking:
+			verb = "is choosing dice…"
+		}
+		return []string{styleTurn.Render(seat.Name+seat.botLabel()+" ") + verb}
+	}
+	legal := m.match.S.LegalActions(nil)
+	if m.picking {
+		return m.pickerLines()
+	}
+	switch s.Phase {
+	case dicestars.PhaseDraw:
+		var ch []string
+		for _, a := range legal {
+			if a.Type == dicestars.ActDraw && a.ReturnReserve == m.returnReserve {
+				ch = append(ch, fmt.Sprintf("%s draw %s", keyHint(fmt.Sprint(a.N)), plural(int(a.N), "die", "dice")))
+			}
+		}
+		lines := []string{styleTurn.Render(seat.Name+", draw dice from the bag: ") + strings.Join(ch, "  ")}
+		if s.MustDrawThree(false) && !m.returnReserve {
+			lines = append(lines, styleFaint.Render("The reserve is empty or shows only stars: you must draw 3."))
+		}
+		if s.RefillDue {
+			state := "no"
+			if m.returnReserve {
+				state = "yes (then you draw 3)"
+			}
+			lines = append(lines, fmt.Sprintf("Refill: the discard goes back into the bag. %s also put the reserve back: %s", keyHint("r"), styleBold.Render(state)))
+		}
+		return lines
+	case dicestars.PhaseTake:
+		var ch []string
+		stars := false
+		for _, a := range legal {
+			switch a.Type {
+			case dicestars.ActTakeColor:
+				n, sum := m.takeSize(a)
+				ch = append(ch, fmt.Sprintf("%s %s ×%d (sum %d) → %s column", keyHint(colorKey(a.Color)), a.Color, n, sum, colorLetter(a.Color)))
+			case dicestars.ActTakeValue:
+				n, sum := m.takeSize(a)
+				ch = append(ch, fmt.Sprintf("%s the %ds ×%d (sum %d) → row %d", keyHint(fmt.Sprint(a.Value)), a.Value, n, sum, a.Value))
+			case dicestars.ActTakeStars:
+				if !stars {
+					stars = true
+					n, _ := m.takeSize(a)
+					ch = append(ch, fmt.Sprintf("%s stars ×%d → multipliers", keyHint("s"), n))
+				}
+			}
+		}
+		lines := []string{styleTurn.Render(seat.Name + ", take all dice of one colour, one value or the stars:")}
+		lines = append(lines, wrapChoices(ch, m.widthOr())...)
+		if !s.AnyTakeFits() {
+			lines = append(lines, stylePenalty.Render("Nothing fits your sheet: this turn is a penalty. Choose a colour or a value; its sum goes in the penalty cell and ends the game after this round."))
+		}
+		return lines
+	}
+	return nil
+}
+
+func (m *DiceStars) widthOr() int {
+	if m.width > 0 {
+		return m.width
+	}
+	return defaultWidth
+}
+
+// wrapChoices lays out choices on as few lines as fit the width.
+func wrapChoices(ch []string, w int) []string {
+	var lines []string
+	cur := " "
+	for _, c := range ch {
+		if lipgloss.Width(cur)+2+lipgloss.Width(c) > w && cur != " " {
+			lines = append(lines, cur)
+			cur = " "
+		}
+		cur += " " + c + " "
+	}
+	if cur != " " {
+		lines = append(lines, cur)
+	}
+	return lines
+}
+
+// takeSize is how many dice a take would take, and their sum.
+func (m *DiceStars) takeSize(a dicestars.Action) (n, sum int) {
+	for _, d := range m.match.S.ReserveDice() {
+		take := false
+		switch a.Type {
+		case dicestars.ActTakeColor:
+			take = d.Color() == a.Color
+		case dicestars.ActTakeValue:
+			take = d.Face() == int(a.Value)
+		case dicestars.ActTakeStars:
+			take = d.IsStar()
+		}
+		if take {
+			n++
+			sum += d.Face()
+		}
+	}
+	return n, sum
+}
+
+// pickerLines is the multiplier-row picker of a star choice.
+func (m *DiceStars) pickerLines() []string {
+	a := m.pickMult()
+	sh := &m.match.S.Sheets[m.match.S.Current]
+	head := styleTurn.Render(fmt.Sprintf("%s, place %s on multiplier rows (%d of %d placed):",
+		m.currentSeat().Name, plural(m.pickStars, "star", "stars"), len(m.pickRows), m.pickStars))
+	var ch []string
+	for r := 0; r < dicestars.NumRows; r++ {
+		total := m.layout.Multipliers[r]
+		marked := int(sh.Marked[r]) + int(a.Mult[r])
+		cells := strings.Repeat("★", int(sh.Marked[r])) + styleTurn.Render(strings.Repeat("★", int(a.Mult[r]))) + strings.Repeat("☆", total-marked)
+		note := ""
+		switch {
+		case marked == total:
+			note = " full ×2"
+		case marked > 0:
+			note = " ×0 unless filled"
+		}
+		ch = append(ch, fmt.Sprintf("%s row %d %s%s", keyHint(fmt.Sprint(m.layout.RowValues[r])), m.layout.RowValues[r], styleYellow.Render(cells), note))
+	}
+	lines := []string{head}
+	lines = append(lines, wrapChoices(ch, m.widthOr())...)
+	lines = append(lines, " "+keyHint("enter")+" confirm  "+keyHint("backspace")+" undo  "+keyHint("esc")+" cancel")
+	return lines
+}
+
+func (m *DiceStars) messageLine() string {
+	if m.message == "" {
+		return ""
+	}
+	if m.msgIsError {
+		return styleError.Render("✗ " + m.message)
+	}
+	return styleBold.Render("» " + m.message)
+}
+
+func (m *DiceStars) helpLine() string {
+	var h string
+	switch {
+	case m.confirmQuit:
+		h = "y quit · n keep playing"
+	case m.match.S.Over():
+		h = "s save record · q quit"
+	case m.picking:
+		h = "2-6 row for the next star · enter confirm · backspace undo · esc cancel · q quit"
+	case m.currentSeat().IsBot() || m.match.Turn().Chance:
+		h = "a bot is playing · tab sheets · q quit"
+	case m.match.S.Phase == dicestars.PhaseDraw:
+		h = "1 2 3 draw dice · r reserve back too (refill turns) · tab sheets · q quit"
+	default:
+		h = "k black p purple b blue o orange · 2-6 value · s stars · tab sheets · q quit"
+	}
+	return styleFaint.Render(h)
+}
+
+// endLines is the end screen: each row's score for each player, totals and
+// the winner(s); in the solo game, win or loss against the virtual
+// opponent and why.
+func (m *DiceStars) endLines(v *dicestars.View) []string {
+	rep := &v.Report
+	colW := 10
+	for _, p := range rep.Players {
+		colW = max(colW, lipgloss.Width(p.Name)+2)
+	}
+	cell := func(s string) string { return fmt.Sprintf("%*s", colW, s) }
+	hd := fmt.Sprintf("%-10s", "")
+	for _, p := range rep.Players {
+		hd += cell(p.Name)
+	}
+	lines := []string{styleTurn.Render("Game over") + "  " + styleFaint.Render(fmt.Sprintf("after %d turns", rep.Turns)), styleBold.Render(hd)}
+	for r := 0; r < dicestars.NumRows; r++ {
+		l := fmt.Sprintf("%-10s", fmt.Sprintf("row %d", m.layout.RowValues[r]))
+		for _, p := range rep.Players {
+			row := p.Rows[r]
+			s := fmt.Sprint(row.Score)
+			switch {
+			case row.Marked == row.Multipliers:
+				s = fmt.Sprintf("%d×2=%d", row.Sum, row.Score)
+			case row.Marked > 0:
+				s = fmt.Sprintf("%d×0=0", row.Sum)
+			}
+			l += cell(s)
+		}
+		lines = append(lines, l)
+	}
+	l := fmt.Sprintf("%-10s", "penalty")
+	for _, p := range rep.Players {
+		l += cell(fmt.Sprint(-p.Penalty))
+	}
+	lines = append(lines, l)
+	l = fmt.Sprintf("%-10s", "total")
+	for _, p := range rep.Players {
+		l += cell(fmt.Sprint(p.Total))
+	}
+	lines = append(lines, styleBold.Render(l), styleWin.Render(m.Outcome()))
+
+	save := keyHint("s") + " save the record to " + m.cfg.DefaultRecordPath()
+	if m.saved != "" {
+		save = "Record saved to " + m.saved + " (dicehall replay shows it)."
+	}
+	lines = append(lines, save+"  "+keyHint("q")+" quit")
+	return lines
+}
+
+// Outcome says who won, in one sentence (the solo game says why).
+func (m *DiceStars) Outcome() string {
+	rep := m.match.Report()
+	if !rep.Over {
+		return "the game is not over"
+	}
+	if len(rep.Players) == 1 && rep.Players[0].Solo != nil {
+		p, so := rep.Players[0], rep.Players[0].Solo
+		switch {
+		case so.Lost:
+			return fmt.Sprintf("%s loses: the last of the %d solo-grid cells was crossed out before the sheet was done.", p.Name, so.Cells)
+		case len(rep.Winners) == 1:
+			return fmt.Sprintf("%s wins: %d points against the virtual opponent's %d (%d of %d solo cells crossed).", p.Name, p.Total, so.Opponent, so.Marked, so.Cells)
+		default:
+			return fmt.Sprintf("%s loses: %d points is not more than the virtual opponent's %d (%d of %d solo cells crossed).", p.Name, p.Total, so.Opponent, so.Marked, so.Cells)
+		}
+	}
+	best := 0
+	for _, p := range rep.Players {
+		if p.Name == rep.Winners[0] {
+			best = p.Total
+		}
+	}
+	if len(rep.Winners) == 1 {
+		return fmt.Sprintf("Winner: %s with %d points.", rep.Winners[0], best)
+	}
+	return fmt.Sprintf("Shared win: %s with %d points each.", strings.Join(rep.Winners, " and "), best)
+}
+
+// Summary is a line or two to print once the full screen is gone.
+func (m *DiceStars) Summary() string {
+	rep := m.match.Report()
+	scores := make([]string, len(rep.Players))
+	for i, p := range rep.Players {
+		scores[i] = fmt.Sprintf("%s %d", p.Name, p.Total)
+	}
+	s := fmt.Sprintf("Dice Stars, seed %d: %s.", m.cfg.Seed, strings.Join(scores, ", "))
+	if rep.Over {
+		s += " " + m.Outcome()
+	} else {
+		s += fmt.Sprintf(" Left after %d turns.", rep.Turns)
+	}
+	switch {
+	case m.saved != "":
+		s += "\nRecord saved to " + m.saved + "."
+	case m.saveErr != nil:
+		s += "\nThe record was not saved: " + m.saveErr.Error()
+	}
+	return s
+}
