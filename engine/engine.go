@@ -150,3 +150,13 @@ type Controller interface {
 	// Choose returns the seat's next action given its view and legal actions.
 	Choose(view any, legal []Action) (Action, error)
 }
+
+// BotProvider is implemented by games that ship bots. Servers use it to
+// seat bots and to let a bot take over a seat; the bot sees only the seat's
+// view.
+type BotProvider interface {
+	// BotKinds lists the bot kinds, weakest first.
+	BotKinds() []string
+	// NewBot returns a seeded bot of the given kind.
+	NewBot(kind string, seed uint64) (Controller, error)
+}

@@ -68,3 +68,17 @@ func (c Controller) Choose(view any, _ []engine.Action) (engine.Action, error) {
 	}
 	return c.Bot.Decide(&v.State), nil
 }
+
+// BotKinds lists the bots of Dice Stars (engine.BotProvider).
+func (Game) BotKinds() []string { return append([]string(nil), BotKinds...) }
+
+// NewBot returns a bot as an engine.Controller (engine.BotProvider).
+func (Game) NewBot(kind string, seed uint64) (engine.Controller, error) {
+	b, err := NewBot(kind, seed)
+	if err != nil {
+		return nil, err
+	}
+	return Controller{Bot: b}, nil
+}
+
+var _ engine.BotProvider = Game{}
