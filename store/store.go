@@ -1,0 +1,96 @@
+// Package store keeps tables and their move logs. The server writes every
+// move here before it tells anyone about it, so a restarted server resumes
+// every table exactly where it was.
+//
+// Implementations: sqlite (the default, embedded) and, later, PostgreSQL for
+// several server nodes. Every implementation must pass the conformance suite
+// in store/storetest.
+package store
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"time"
+
+	"github.com/dicehall/dicehall/engine"
+)
+
+// Sentinel errors; compare with errors.Is.
+var (
+	ErrNotFound = errors.New("store: not found")
+	ErrExists   = errors.New("store: already exists")
+	// ErrConflict: a versioned write found another version than expected
+	// (someone else wrote first). Nothing was written.
+	ErrConflict = errors.New("store: version conflict")
+)
+
+// Table status values.
+const (
+	StatusOpen = "open" // waiting for people to fill seats
+	StatusLive = "live" // being played
+	StatusOver = "over" // finished (or abandoned)
+)
+
+// Seat is one seat of a table.
+type Seat struct {
+	Name string `json:"name"`
+	// Kind is "human" or "bot".
+	Kind string `json:"kind"`
+	// Bot is the bot kind for a bot seat, and for a human seat the bot that
+	// has taken it over (TakenOver true) after a leave or an expired clock.
+	Bot       string `json:"bot,omitempty"`
+	TakenOver bool   `json:"takenOver,omitempty"`
+	// TokenHash is the hex SHA-256 of the secret seat token; empty for a
+	// free human seat and for bot seats. The token itself is never stored.
+	TokenHash string `json:"tokenHash,omitempty"`
+}
+
+// Table is a table's metadata. Its moves are stored apart.
+type Table struct {
+	ID   string `json:"id"`
+	Game string `json:"game"`
+	// Options are the game's options (engine.Game.New); Settings the
+	// table's own (clocks, ...), as JSON.
+	Options  json.RawMessage `json:"options,omitempty"`
+	Settings json.RawMessage `json:"settings,omitempty"`
+	// Seed derives the table's chance outcomes (engine.SplitSeed(Seed, move
+	// index)); the outcomes themselves are in the moves.
+	Seed    uint64    `json:"seed"`
+	Seats   []Seat    `json:"seats"`
+	Status  string    `json:"status"`
+	Created time.Time `json:"created"`
+	Updated time.Time `json:"updated"`
+	// Version is the number of moves stored.
+	Version int `json:"version"`
+}
+
+// Filter selects tables for List.
+type Filter struct {
+	Status []string // any of these; empty = all
+	Game   string   // empty = all
+	Limit  int      // 0 = a default of 100
+}
+
+// Store keeps tables and moves. Implementations are safe for concurrent use.
+type Store interface {
+	// CreateTable stores a new table (Version must be 0). ErrExists if the
+	// ID is taken.
+	CreateTable(ctx context.Context, t Table) error
+	// GetTable loads a table's metadata. ErrNotFound if absent.
+	GetTable(ctx context.Context, id string) (Table, error)
+	// UpdateTable replaces a table's seats, status, settings and Updated
+	// time (not its moves or Version). ErrNotFound if absent.
+	UpdateTable(ctx context.Context, t Table) error
+	// AppendMoves appends moves to a table's log if and only if the log
+	// holds exactly version moves, and bumps the version, atomically and
+	// durably: when it returns nil the moves survive a crash. ErrConflict
+	// if the version differs, ErrNotFound if the table is absent.
+	AppendMoves(ctx context.Context, id string, version int, moves []engine.LoggedMove) error
+	// Moves returns a table's log, oldest first.
+	Moves(ctx context.Context, id string) ([]engine.LoggedMove, error)
+	// List returns tables matching f, most recently updated first.
+	List(ctx context.Context, f Filter) ([]Table, error)
+	// Close releases the store.
+	Close() error
+}
