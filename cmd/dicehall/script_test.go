@@ -19,12 +19,10 @@ func runDicehall(t *testing.T, stdin string, args ...string) (string, int) {
 	var out bytes.Buffer
 	// Cobra keeps flag values between runs of the same command.
 	for _, c := range rootCmd.Commands() {
-		if c.Name() == "script" || c.Name() == "replay" {
-			c.Flags().VisitAll(func(f *pflag.Flag) {
-				_ = f.Value.Set(f.DefValue)
-				f.Changed = false
-			})
-		}
+		c.Flags().VisitAll(func(f *pflag.Flag) {
+			_ = f.Value.Set(f.DefValue)
+			f.Changed = false
+		})
 	}
 	rootCmd.SetArgs(args)
 	rootCmd.SetIn(strings.NewReader(stdin))
