@@ -3,6 +3,7 @@ package dicestars
 import (
 	"fmt"
 	"math/bits"
+	"slices"
 	"strings"
 
 	"github.com/dicehall/dicehall/engine"
@@ -525,16 +526,20 @@ func (s *State) legalTakes(buf []Action) []Action {
 	rm := &sh.room
 	byColor, byFace := &s.resColor, &s.resFace
 	start := len(buf)
-	for c, n := range byColor {
-		if n > 0 && rm.col[c] >= n {
-			buf = append(buf, TakeColor(Color(c)))
-		}
+	// Branch-free: write every candidate, keep it by advancing n only when
+	// it fits (random play makes these branches unpredictable).
+	buf = slices.Grow(buf, NumColors+5)
+	n := len(buf)
+	buf = buf[:n+NumColors+5]
+	for c := 0; c < NumColors; c++ {
+		buf[n] = Action{Type: ActTakeColor, Color: Color(c)}
+		n += b2i(byColor[c] > 0 && rm.col[c] >= byColor[c])
 	}
 	for v := 2; v <= 6; v++ {
-		if byFace[v] > 0 && rm.row[v] >= byFace[v] {
-			buf = append(buf, TakeValue(v))
-		}
+		buf[n] = Action{Type: ActTakeValue, Value: uint8(v)}
+		n += b2i(byFace[v] > 0 && rm.row[v] >= byFace[v])
 	}
+	buf = buf[:n]
 	if k := int(byFace[Star]); k > 0 && int(rm.mult) >= k {
 		var free [NumRows]uint8
 		for r := range free {
@@ -559,6 +564,13 @@ func (s *State) legalTakes(buf []Action) []Action {
 	return buf
 }
 
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
 // appendStarPlacements enumerates every way to mark k multiplier cells, as
 // counts per row within each row's free cells. Loops rather than recursion:
 // this is the hottest spot of random play.
@@ -570,15 +582,17 @@ func appendStarPlacements(buf []Action, a Action, free [NumRows]uint8, k int) []
 	if suffix[0] < k {
 		return buf
 	}
-	if k == 1 { // the common case, without the nested loops
+	if k == 1 { // the common case: no nested loops, no branches
+		buf = slices.Grow(buf, NumRows)
+		n := len(buf)
+		buf = buf[:n+NumRows]
 		for r := 0; r < NumRows; r++ {
-			if free[r] > 0 {
-				a.Mult = [NumRows]uint8{}
-				a.Mult[r] = 1
-				buf = append(buf, a)
-			}
+			a.Mult = [NumRows]uint8{}
+			a.Mult[r] = 1
+			buf[n] = a
+			n += b2i(free[r] > 0)
 		}
-		return buf
+		return buf[:n]
 	}
 	for m0 := min(k, int(free[0])); m0 >= 0 && k-m0 <= suffix[1]; m0-- {
 		k1 := k - m0
@@ -597,13 +611,17 @@ func appendStarPlacements(buf []Action, a Action, free [NumRows]uint8, k int) []
 }
 
 // SampleRoll draws nature's outcome for the pending draw from src: which
-// dice leave the bag (each remaining die equally likely) and their faces.
+// dice leave the bag (each remaining die equally likely) and their faces
+// (each of the six equally likely). One draw in [0, 6 × dice in the bag)
+// picks both the die and its face, halving the calls on the hot path.
 func (s *State) SampleRoll(src engine.Source) Action {
 	a := Action{Type: ActRoll, N: s.Pending}
 	bag := s.Bag
 	total := sum4(bag)
 	for i := 0; i < int(s.Pending); i++ {
-		x := src.IntN(total)
+		x := src.IntN(6 * total)
+		face := x % 6
+		x /= 6
 		c := 0
 		for x >= int(bag[c]) {
 			x -= int(bag[c])
@@ -611,7 +629,7 @@ func (s *State) SampleRoll(src engine.Source) Action {
 		}
 		bag[c]--
 		total--
-		a.Dice[i] = MakeDie(Color(c), s.L.Dice[c].Faces[src.IntN(6)])
+		a.Dice[i] = MakeDie(Color(c), s.L.Dice[c].Faces[face])
 	}
 	return a
 }
