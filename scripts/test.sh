@@ -17,6 +17,18 @@ if ! command -v go >/dev/null 2>&1; then
   fi
 fi
 
+# Browser tests drive Debian's Chromium; install it when it is missing.
+if ! command -v chromium >/dev/null 2>&1; then
+  log "installing chromium (Debian package) for the browser tests"
+  SUDO=""
+  [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+  export DEBIAN_FRONTEND=noninteractive
+  $SUDO apt-get update -qq
+  $SUDO apt-get install -y -qq chromium >/dev/null
+fi
+# With the browser present the end-to-end tests must run, never skip.
+export DICEHALL_E2E="${DICEHALL_E2E:-require}"
+
 log "go $(go env GOVERSION): download modules"
 go mod download
 
