@@ -24,7 +24,7 @@ func playSeeded(t testing.TB, n int, seed uint64, mk func(seat int, seed uint64)
 	if err != nil {
 		t.Fatalf("seed %d, %d players: %v", seed, n, err)
 	}
-	checkDiceConserved(t, &end)
+	assertConserved(t, &end)
 	return end
 }
 

@@ -16,17 +16,8 @@ import (
 
 // invariants checks what must hold after every step of every game.
 func invariants(s *State) error {
-	var count [NumColors]int
-	for c := range count {
-		count[c] = int(s.Bag[c]) + int(s.Discard[c])
-	}
-	for _, d := range s.ReserveDice() {
-		count[d.Color()]++
-	}
-	for c := range count {
-		if count[c] != s.L.Dice[c].Count {
-			return fmt.Errorf("%s dice: %d in bag+reserve+discard, want %d", Color(c), count[c], s.L.Dice[c].Count)
-		}
+	if err := diceConserved(s); err != nil {
+		return err
 	}
 	// The cached counts must be what a recount gives.
 	recounted := *s

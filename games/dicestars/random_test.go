@@ -31,26 +31,11 @@ func playRandom(t testing.TB, n int, seed uint64) State {
 		if err := s.Apply(a); err != nil {
 			t.Fatalf("seed %d: legal action %v refused: %v", seed, a, err)
 		}
-		checkDiceConserved(t, &s)
-		checkCaches(t, &s)
-	}
-	return s
-}
-
-func checkDiceConserved(t testing.TB, s *State) {
-	t.Helper()
-	var count [NumColors]int
-	for c := range count {
-		count[c] = int(s.Bag[c]) + int(s.Discard[c])
-	}
-	for _, d := range s.ReserveDice() {
-		count[d.Color()]++
-	}
-	for c := range count {
-		if count[c] != s.L.Dice[c].Count {
-			t.Fatalf("%s dice: %d in bag+reserve+discard, want %d", Color(c), count[c], s.L.Dice[c].Count)
+		if err := invariants(&s); err != nil {
+			t.Fatalf("seed %d: %v", seed, err)
 		}
 	}
+	return s
 }
 
 func TestRandomGamesEnd(t *testing.T) {
@@ -61,19 +46,5 @@ func TestRandomGamesEnd(t *testing.T) {
 				t.Fatalf("n=%d seed=%d: game ended after %d turns, not a whole round", n, seed, s.Turns)
 			}
 		}
-	}
-}
-
-// checkCaches verifies that the counters the hot path keeps agree with what
-// they cache.
-func checkCaches(t testing.TB, s *State) {
-	t.Helper()
-	for p := 0; p < int(s.NPlayers); p++ {
-		if got, want := s.Sheets[p].room, s.measureRoom(&s.Sheets[p]); got != want {
-			t.Fatalf("seat %d: cached room %+v, cells say %+v", p, got, want)
-		}
-	}
-	if c, f := s.countReserve(); c != s.resColor || f != s.resFace {
-		t.Fatalf("cached reserve counts %v %v, reserve says %v %v", s.resColor, s.resFace, c, f)
 	}
 }

@@ -2,6 +2,7 @@ package dicestars
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -168,6 +169,14 @@ func columnText(s *State, p int, c Color) []string {
 
 func assertConserved(t testing.TB, s *State) {
 	t.Helper()
+	if err := diceConserved(s); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// diceConserved checks that every die is in the bag, the reserve or the
+// discard, once.
+func diceConserved(s *State) error {
 	var count [NumColors]int
 	for c := range count {
 		count[c] = int(s.Bag[c]) + int(s.Discard[c])
@@ -177,9 +186,10 @@ func assertConserved(t testing.TB, s *State) {
 	}
 	for c := range count {
 		if count[c] != s.L.Dice[c].Count {
-			t.Fatalf("%s dice: %d in bag+reserve+discard, want %d", Color(c), count[c], s.L.Dice[c].Count)
+			return fmt.Errorf("%s dice: %d in bag+reserve+discard, want %d", Color(c), count[c], s.L.Dice[c].Count)
 		}
 	}
+	return nil
 }
 
 // refused asserts that a is refused with the rule code, that the message
