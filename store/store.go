@@ -56,9 +56,11 @@ type Table struct {
 	Settings json.RawMessage `json:"settings,omitempty"`
 	// Seed derives the table's chance outcomes (engine.SplitSeed(Seed, move
 	// index)); the outcomes themselves are in the moves.
-	Seed    uint64    `json:"seed"`
-	Seats   []Seat    `json:"seats"`
-	Status  string    `json:"status"`
+	Seed   uint64 `json:"seed"`
+	Seats  []Seat `json:"seats"`
+	Status string `json:"status"`
+	// Created and Updated come back in UTC at millisecond precision, the
+	// precision every implementation can keep.
 	Created time.Time `json:"created"`
 	Updated time.Time `json:"updated"`
 	// Version is the number of moves stored.
@@ -75,7 +77,9 @@ type Filter struct {
 // Store keeps tables and moves. Implementations are safe for concurrent use.
 type Store interface {
 	// CreateTable stores a new table (Version must be 0). ErrExists if the
-	// ID is taken.
+	// ID is taken. ID, Game and a known Status are required; Options and
+	// Settings, when set, must be JSON; otherwise an error that is none of
+	// the sentinels.
 	CreateTable(ctx context.Context, t Table) error
 	// GetTable loads a table's metadata. ErrNotFound if absent.
 	GetTable(ctx context.Context, id string) (Table, error)
@@ -85,12 +89,17 @@ type Store interface {
 	// AppendMoves appends moves to a table's log if and only if the log
 	// holds exactly version moves, and bumps the version, atomically and
 	// durably: when it returns nil the moves survive a crash. ErrConflict
-	// if the version differs, ErrNotFound if the table is absent.
+	// if the version differs, ErrNotFound if the table is absent. Every
+	// Action must be JSON; one bad move refuses the whole batch. Updated is
+	// left alone (UpdateTable sets it). After any other error the outcome
+	// may be unknown (an I/O error at commit): re-read the Version.
 	AppendMoves(ctx context.Context, id string, version int, moves []engine.LoggedMove) error
-	// Moves returns a table's log, oldest first.
+	// Moves returns a table's log, oldest first (empty, not nil, when it
+	// has none). ErrNotFound if the table is absent.
 	Moves(ctx context.Context, id string) ([]engine.LoggedMove, error)
-	// List returns tables matching f, most recently updated first.
+	// List returns tables matching f, most recently updated first (empty,
+	// not nil, when none match).
 	List(ctx context.Context, f Filter) ([]Table, error)
-	// Close releases the store.
+	// Close releases the store. Closing twice is harmless.
 	Close() error
 }

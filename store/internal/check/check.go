@@ -1,0 +1,74 @@
+// Package check holds the input rules every store implementation applies the
+// same way, so that a server tested against memstore meets no surprise on
+// sqlite (or PostgreSQL) in production.
+package check
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/dicehall/dicehall/engine"
+	"github.com/dicehall/dicehall/store"
+)
+
+// DefaultLimit is List's limit when Filter.Limit is 0 (or negative).
+const DefaultLimit = 100
+
+// ErrInvalid marks input a store refuses before touching anything.
+var ErrInvalid = errors.New("invalid")
+
+// Time keeps what every implementation can store exactly: UTC, milliseconds,
+// no monotonic reading.
+func Time(t time.Time) time.Time {
+	return t.UTC().Truncate(time.Millisecond)
+}
+
+// Table checks the fields a table must have to be written.
+func Table(t store.Table) error {
+	if t.ID == "" {
+		return fmt.Errorf("%w table: empty id", ErrInvalid)
+	}
+	if t.Game == "" {
+		return fmt.Errorf("%w table %q: empty game", ErrInvalid, t.ID)
+	}
+	// JSON columns must hold JSON: a PostgreSQL jsonb column would refuse
+	// anything else, so every implementation refuses it.
+	if len(t.Options) > 0 && !json.Valid(t.Options) {
+		return fmt.Errorf("%w table %q: options are not JSON", ErrInvalid, t.ID)
+	}
+	return Mutable(t)
+}
+
+// Mutable checks the fields UpdateTable writes.
+func Mutable(t store.Table) error {
+	switch t.Status {
+	case store.StatusOpen, store.StatusLive, store.StatusOver:
+	default:
+		return fmt.Errorf("%w table %q: unknown status %q", ErrInvalid, t.ID, t.Status)
+	}
+	if len(t.Settings) > 0 && !json.Valid(t.Settings) {
+		return fmt.Errorf("%w table %q: settings are not JSON", ErrInvalid, t.ID)
+	}
+	return nil
+}
+
+// Moves checks moves before they are appended.
+func Moves(moves []engine.LoggedMove) error {
+	for i, m := range moves {
+		if !json.Valid(m.Action) {
+			return fmt.Errorf("%w move %d: action is not JSON", ErrInvalid, i)
+		}
+	}
+	return nil
+}
+
+// Raw copies JSON so the caller's buffer and the stored value never alias;
+// empty becomes nil, so "no options" reads back the same everywhere.
+func Raw(r json.RawMessage) json.RawMessage {
+	if len(r) == 0 {
+		return nil
+	}
+	return append(json.RawMessage(nil), r...)
+}

@@ -1,0 +1,404 @@
+// Package sqlite is the default store.Store: one SQLite file, pure Go
+// (modernc.org/sqlite, no cgo), schema from store/migrations via goose.
+//
+// Durability: the database runs in WAL mode with synchronous=FULL, so a
+// commit is fsynced to the WAL before AppendMoves returns; a killed process
+// or a power cut loses nothing that was acknowledged.
+//
+// Connections: SQLite allows one writer at a time. Writes go through a pool
+// of exactly one connection, so writers in this process queue in Go (honouring
+// their contexts) instead of spinning on SQLITE_BUSY, and every write
+// transaction starts with BEGIN IMMEDIATE, so it takes the write lock up
+// front and never fails half-way on a lock upgrade. Reads use a separate pool
+// of query-only connections, which WAL lets run beside the writer.
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/url"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/pressly/goose/v3"
+	_ "modernc.org/sqlite" // registers the "sqlite" driver
+
+	"github.com/dicehall/dicehall/engine"
+	"github.com/dicehall/dicehall/store"
+	"github.com/dicehall/dicehall/store/internal/check"
+	"github.com/dicehall/dicehall/store/migrations"
+)
+
+// busyTimeout is how long a connection waits for another process's lock
+// (a second server on the same file, a backup tool) before SQLITE_BUSY.
+const busyTimeout = 10 * time.Second
+
+// readers is the size of the read pool. The machine's cores, not SQLite,
+// bound read throughput; a few connections keep a slow List from holding up
+// GetTable.
+const readers = 4
+
+// Store is the SQLite store.Store.
+type Store struct {
+	path   string
+	writer *sql.DB // one connection: the only writer in this process
+	reader *sql.DB // query-only connections
+
+	closeOnce sync.Once
+	closeErr  error
+}
+
+var _ store.Store = (*Store)(nil)
+
+// Open opens (creating if needed) the database file at path and brings its
+// schema up to date. The directory must exist.
+func Open(path string) (*Store, error) {
+	if path == "" || path == ":memory:" || strings.HasPrefix(path, "file:") || strings.Contains(path, "?") {
+		// Each pooled connection to ":memory:" would be a separate
+		// database (memstore is the in-memory store); URIs and '?' would
+		// mix with the driver's own query parameters.
+		return nil, fmt.Errorf("sqlite: open %q: want a plain file path (use memstore for an in-memory store)", path)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+
+	writer, err := sql.Open("sqlite", dsn(path, false))
+	if err != nil {
+		return nil, fmt.Errorf("sqlite: open %s: %w", path, err)
+	}
+	writer.SetMaxOpenConns(1)
+	writer.SetMaxIdleConns(1)
+	writer.SetConnMaxLifetime(0)
+	writer.SetConnMaxIdleTime(0)
+	if err := migrate(ctx, writer); err != nil {
+		writer.Close()
+		return nil, fmt.Errorf("sqlite: open %s: %w", path, err)
+	}
+
+	// The reader opens only now: the file is in WAL mode and migrated, so
+	// its connections find the schema they expect.
+	reader, err := sql.Open("sqlite", dsn(path, true))
+	if err != nil {
+		writer.Close()
+		return nil, fmt.Errorf("sqlite: open %s: %w", path, err)
+	}
+	reader.SetMaxOpenConns(readers)
+	reader.SetMaxIdleConns(readers)
+	if err := reader.PingContext(ctx); err != nil {
+		reader.Close()
+		writer.Close()
+		return nil, fmt.Errorf("sqlite: open %s: %w", path, err)
+	}
+	return &Store{path: path, writer: writer, reader: reader}, nil
+}
+
+// dsn builds the connection string. Every pragma is per connection except
+// journal_mode=WAL, which is stored in the file (set again: harmless).
+func dsn(path string, readOnly bool) string {
+	q := url.Values{}
+	q.Add("_pragma", fmt.Sprintf("busy_timeout(%d)", busyTimeout.Milliseconds()))
+	q.Add("_pragma", "journal_mode(WAL)")
+	// FULL: fsync the WAL on every commit. NORMAL would be faster but may
+	// lose the last commits on a power cut, and an acknowledged move must
+	// survive.
+	q.Add("_pragma", "synchronous(FULL)")
+	q.Add("_pragma", "foreign_keys(ON)")
+	if readOnly {
+		q.Add("_pragma", "query_only(ON)")
+	} else {
+		q.Set("_txlock", "immediate")
+	}
+	// A plain path, not a file: URI: the driver strips the query before
+	// SQLite sees the name, so no character of path needs escaping.
+	return path + "?" + q.Encode()
+}
+
+// migrate applies pending migrations. goose runs each one in a transaction
+// and records it in goose_db_version.
+func migrate(ctx context.Context, db *sql.DB) error {
+	p, err := goose.NewProvider(goose.DialectSQLite3, db, migrations.FS,
+		goose.WithDisableGlobalRegistry(true), // only our files, never Go migrations registered elsewhere
+	)
+	if err != nil {
+		return fmt.Errorf("migrations: %w", err)
+	}
+	// Not p.Close: it would close db.
+	results, err := p.Up(ctx)
+	if err != nil {
+		return fmt.Errorf("migrate: %w", err)
+	}
+	// A schema change is worth a line in the server's log; "nothing to
+	// do" on every start is not.
+	for _, r := range results {
+		slog.Info("store: migrated", "version", r.Source.Version, "file", r.Source.Path, "duration", r.Duration)
+	}
+	return nil
+}
+
+// Path returns the database file's path (to reopen it).
+func (s *Store) Path() string { return s.path }
+
+// Close closes the database; the last connection checkpoints the WAL into
+// the main file. Closing twice is harmless.
+func (s *Store) Close() error {
+	s.closeOnce.Do(func() {
+		s.closeErr = errors.Join(s.reader.Close(), s.writer.Close())
+	})
+	return s.closeErr
+}
+
+func (s *Store) wrap(op, id string, err error) error {
+	return fmt.Errorf("sqlite: %s %q: %w", op, id, err)
+}
+
+// CreateTable implements store.Store.
+func (s *Store) CreateTable(ctx context.Context, t store.Table) error {
+	if err := check.Table(t); err != nil {
+		return fmt.Errorf("sqlite: create: %w", err)
+	}
+	if t.Version != 0 {
+		return fmt.Errorf("sqlite: create table %q: %w: version %d, want 0", t.ID, check.ErrInvalid, t.Version)
+	}
+	seats, err := json.Marshal(t.Seats)
+	if err != nil {
+		return s.wrap("create table", t.ID, err)
+	}
+	// ON CONFLICT DO NOTHING (SQLite and PostgreSQL alike) turns a taken ID
+	// into zero rows instead of a driver-specific constraint error.
+	res, err := s.writer.ExecContext(ctx, `
+		INSERT INTO tables (id, game, options, settings, seed, seats, status, created_ms, updated_ms, version)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0)
+		ON CONFLICT (id) DO NOTHING`,
+		t.ID, t.Game, jsonText(t.Options), jsonText(t.Settings), int64(t.Seed), string(seats),
+		t.Status, t.Created.UnixMilli(), t.Updated.UnixMilli())
+	if err != nil {
+		return s.wrap("create table", t.ID, err)
+	}
+	n, err := res.RowsAffected()
+	if err != nil {
+		return s.wrap("create table", t.ID, err)
+	}
+	if n == 0 {
+		return s.wrap("create table", t.ID, store.ErrExists)
+	}
+	return nil
+}
+
+// GetTable implements store.Store.
+func (s *Store) GetTable(ctx context.Context, id string) (store.Table, error) {
+	row := s.reader.QueryRowContext(ctx, `SELECT `+tableColumns+` FROM tables WHERE id = ?`, id)
+	t, err := scanTable(row)
+	if errors.Is(err, sql.ErrNoRows) {
+		return store.Table{}, s.wrap("table", id, store.ErrNotFound)
+	}
+	if err != nil {
+		return store.Table{}, s.wrap("table", id, err)
+	}
+	return t, nil
+}
+
+// UpdateTable implements store.Store.
+func (s *Store) UpdateTable(ctx context.Context, t store.Table) error {
+	if err := check.Mutable(t); err != nil {
+		return fmt.Errorf("sqlite: update: %w", err)
+	}
+	seats, err := json.Marshal(t.Seats)
+	if err != nil {
+		return s.wrap("update table", t.ID, err)
+	}
+	res, err := s.writer.ExecContext(ctx, `
+		UPDATE tables SET seats = ?, status = ?, settings = ?, updated_ms = ? WHERE id = ?`,
+		string(seats), t.Status, jsonText(t.Settings), t.Updated.UnixMilli(), t.ID)
+	if err != nil {
+		return s.wrap("update table", t.ID, err)
+	}
+	n, err := res.RowsAffected()
+	if err != nil {
+		return s.wrap("update table", t.ID, err)
+	}
+	if n == 0 {
+		return s.wrap("update table", t.ID, store.ErrNotFound)
+	}
+	return nil
+}
+
+// AppendMoves implements store.Store. The version check, the version bump
+// and the inserts are one transaction; it returns after the commit is
+// fsynced. On an error other than ErrConflict, ErrNotFound or a validation
+// error, re-read the table's Version before retrying: an I/O error at
+// commit can leave it unknown whether the moves were written.
+func (s *Store) AppendMoves(ctx context.Context, id string, version int, moves []engine.LoggedMove) (err error) {
+	if err := check.Moves(moves); err != nil {
+		return fmt.Errorf("sqlite: append to %q: %w", id, err)
+	}
+	tx, err := s.writer.BeginTx(ctx, nil)
+	if err != nil {
+		return s.wrap("append to", id, err)
+	}
+	defer func() {
+		if err != nil {
+			tx.Rollback()
+		}
+	}()
+	res, err := tx.ExecContext(ctx,
+		`UPDATE tables SET version = version + ? WHERE id = ? AND version = ?`,
+		len(moves), id, version)
+	if err != nil {
+		return s.wrap("append to", id, err)
+	}
+	n, err := res.RowsAffected()
+	if err != nil {
+		return s.wrap("append to", id, err)
+	}
+	if n == 0 {
+		// Absent, or another version: tell which.
+		var stored int64
+		err := tx.QueryRowContext(ctx, `SELECT version FROM tables WHERE id = ?`, id).Scan(&stored)
+		if errors.Is(err, sql.ErrNoRows) {
+			return s.wrap("append to", id, store.ErrNotFound)
+		}
+		if err != nil {
+			return s.wrap("append to", id, err)
+		}
+		return fmt.Errorf("sqlite: append to %q at version %d (stored %d): %w", id, version, stored, store.ErrConflict)
+	}
+	if len(moves) > 0 {
+		stmt, err := tx.PrepareContext(ctx, `INSERT INTO moves (table_id, idx, seat, at_ms, action) VALUES (?, ?, ?, ?, ?)`)
+		if err != nil {
+			return s.wrap("append to", id, err)
+		}
+		defer stmt.Close()
+		for i, m := range moves {
+			if _, err := stmt.ExecContext(ctx, id, version+i, int64(m.Seat), m.At, string(m.Action)); err != nil {
+				return s.wrap("append to", id, err)
+			}
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		return s.wrap("append to", id, err)
+	}
+	return nil
+}
+
+// Moves implements store.Store. One statement, so one snapshot: the LEFT
+// JOIN yields no row for an absent table and a row of NULLs for a table
+// without moves.
+func (s *Store) Moves(ctx context.Context, id string) ([]engine.LoggedMove, error) {
+	rows, err := s.reader.QueryContext(ctx, `
+		SELECT m.seat, m.at_ms, m.action
+		FROM tables t LEFT JOIN moves m ON m.table_id = t.id
+		WHERE t.id = ?
+		ORDER BY m.idx`, id)
+	if err != nil {
+		return nil, s.wrap("moves of", id, err)
+	}
+	defer rows.Close()
+	found := false
+	out := []engine.LoggedMove{}
+	for rows.Next() {
+		found = true
+		var (
+			seat, at sql.NullInt64
+			action   []byte
+		)
+		if err := rows.Scan(&seat, &at, &action); err != nil {
+			return nil, s.wrap("moves of", id, err)
+		}
+		if !seat.Valid {
+			continue // the table's row with no move joined
+		}
+		out = append(out, engine.LoggedMove{Seat: engine.Seat(seat.Int64), At: at.Int64, Action: action})
+	}
+	if err := rows.Err(); err != nil {
+		return nil, s.wrap("moves of", id, err)
+	}
+	if !found {
+		return nil, s.wrap("moves of", id, store.ErrNotFound)
+	}
+	return out, nil
+}
+
+// List implements store.Store.
+func (s *Store) List(ctx context.Context, f store.Filter) ([]store.Table, error) {
+	var (
+		where []string
+		args  []any
+	)
+	if f.Game != "" {
+		where = append(where, "game = ?")
+		args = append(args, f.Game)
+	}
+	if len(f.Status) > 0 {
+		where = append(where, "status IN (?"+strings.Repeat(", ?", len(f.Status)-1)+")")
+		for _, st := range f.Status {
+			args = append(args, st)
+		}
+	}
+	q := `SELECT ` + tableColumns + ` FROM tables`
+	if len(where) > 0 {
+		q += " WHERE " + strings.Join(where, " AND ")
+	}
+	limit := f.Limit
+	if limit <= 0 {
+		limit = check.DefaultLimit
+	}
+	// Ties by id, so the order is the same on every call.
+	q += " ORDER BY updated_ms DESC, id LIMIT ?"
+	args = append(args, limit)
+
+	rows, err := s.reader.QueryContext(ctx, q, args...)
+	if err != nil {
+		return nil, fmt.Errorf("sqlite: list: %w", err)
+	}
+	defer rows.Close()
+	out := []store.Table{} // never nil: encodes as [] like memstore's
+	for rows.Next() {
+		t, err := scanTable(rows)
+		if err != nil {
+			return nil, fmt.Errorf("sqlite: list: %w", err)
+		}
+		out = append(out, t)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("sqlite: list: %w", err)
+	}
+	return out, nil
+}
+
+const tableColumns = `id, game, options, settings, seed, seats, status, created_ms, updated_ms, version`
+
+func scanTable(row interface{ Scan(...any) error }) (store.Table, error) {
+	var (
+		t                   store.Table
+		options, settings   []byte
+		seats               []byte
+		seed                int64
+		created, updated, v int64
+	)
+	if err := row.Scan(&t.ID, &t.Game, &options, &settings, &seed, &seats, &t.Status, &created, &updated, &v); err != nil {
+		return store.Table{}, err
+	}
+	if err := json.Unmarshal(seats, &t.Seats); err != nil {
+		return store.Table{}, fmt.Errorf("table %q: seats: %w", t.ID, err)
+	}
+	t.Options = check.Raw(options)
+	t.Settings = check.Raw(settings)
+	t.Seed = uint64(seed)
+	t.Created = time.UnixMilli(created).UTC()
+	t.Updated = time.UnixMilli(updated).UTC()
+	t.Version = int(v)
+	return t, nil
+}
+
+// jsonText is JSON as a TEXT value, or NULL when empty.
+func jsonText(r json.RawMessage) any {
+	if len(r) == 0 {
+		return nil
+	}
+	return string(r)
+}
