@@ -1,0 +1,272 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/cookiejar"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/coder/websocket"
+
+	"github.com/dicehall/dicehall/engine"
+	"github.com/dicehall/dicehall/games/dicestars"
+	"github.com/dicehall/dicehall/store/sqlite"
+)
+
+const serveWait = 30 * time.Second
+
+func TestServeRefusesBadFlags(t *testing.T) {
+	if _, code := runDicehall(t, "", "serve", "--addr", "127.0.0.1:notaport", "--db", filepath.Join(t.TempDir(), "x.db")); code == 0 {
+		t.Fatal("serve on a bad address succeeded")
+	}
+	if _, code := runDicehall(t, "", "serve", "--db", filepath.Join(t.TempDir(), "no", "such", "dir", "x.db")); code == 0 {
+		t.Fatal("serve with an unusable database succeeded")
+	}
+	if _, code := runDicehall(t, "", "serve", "extra"); code == 0 {
+		t.Fatal("serve with an argument succeeded")
+	}
+}
+
+// served is a running `dicehall serve` process.
+type served struct {
+	cmd    *exec.Cmd
+	url    string
+	stderr *bytes.Buffer
+	exited chan error
+}
+
+func buildDicehall(t *testing.T) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "dicehall")
+	out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput()
+	if err != nil {
+		t.Fatalf("build: %v\n%s", err, out)
+	}
+	return bin
+}
+
+func startServe(t *testing.T, bin, db string) *served {
+	t.Helper()
+	cmd := exec.Command(bin, "serve", "--addr", "127.0.0.1:0", "--db", db)
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &served{cmd: cmd, stderr: &bytes.Buffer{}, exited: make(chan error, 1)}
+	cmd.Stderr = s.stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() { s.exited <- cmd.Wait() }()
+	t.Cleanup(func() {
+		_ = cmd.Process.Kill()
+		<-s.exited
+		t.Logf("server log:\n%s", s.stderr)
+	})
+	lines := make(chan string, 1)
+	go func() {
+		sc := bufio.NewScanner(stdout)
+		for sc.Scan() {
+			if u, ok := strings.CutPrefix(sc.Text(), "dicehall: serving on "); ok {
+				lines <- u
+			}
+		}
+		_, _ = io.Copy(io.Discard, stdout)
+	}()
+	select {
+	case u := <-lines:
+		s.url = strings.TrimSuffix(u, "/")
+	case err := <-s.exited:
+		t.Fatalf("serve exited: %v\n%s", err, s.stderr)
+	case <-time.After(serveWait):
+		t.Fatalf("serve printed no address\n%s", s.stderr)
+	}
+	return s
+}
+
+type update struct {
+	Type    string          `json:"type"`
+	Seat    engine.Seat     `json:"seat"`
+	Version int             `json:"version"`
+	View    json.RawMessage `json:"view"`
+	Turn    engine.Turn     `json:"turn"`
+	Rule    string          `json:"rule"`
+	Code    string          `json:"code"`
+}
+
+type client struct {
+	t   *testing.T
+	ws  *websocket.Conn
+	ctx context.Context
+}
+
+func connectTo(t *testing.T, s *served, id string, jar http.CookieJar) *client {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), serveWait)
+	t.Cleanup(cancel)
+	ws, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(s.url, "http")+"/ws/"+id, &websocket.DialOptions{HTTPClient: &http.Client{Jar: jar}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ws.SetReadLimit(1 << 22)
+	t.Cleanup(func() { _ = ws.CloseNow() })
+	return &client{t: t, ws: ws, ctx: ctx}
+}
+
+func (c *client) next() update {
+	c.t.Helper()
+	_, data, err := c.ws.Read(c.ctx)
+	if err != nil {
+		c.t.Fatalf("read: %v", err)
+	}
+	var u update
+	if err := json.Unmarshal(data, &u); err != nil {
+		c.t.Fatal(err)
+	}
+	if u.Type == "refused" || u.Type == "error" {
+		c.t.Fatalf("server said %s", data)
+	}
+	return u
+}
+
+// act plays the seat's first legal action if it is to act in u, and tells
+// whether it did.
+func (c *client) act(u update) bool {
+	c.t.Helper()
+	if !u.Turn.Has(0) || (u.Type != "welcome" && u.Type != "update") {
+		return false
+	}
+	var v dicestars.View
+	if err := json.Unmarshal(u.View, &v); err != nil || len(v.Legal) == 0 {
+		c.t.Fatalf("view %s: %v", u.View, err)
+	}
+	msg, _ := json.Marshal(map[string]any{"type": "act", "action": v.Legal[len(v.Legal)/2], "version": u.Version})
+	if err := c.ws.Write(c.ctx, websocket.MessageText, msg); err != nil {
+		c.t.Fatal(err)
+	}
+	return true
+}
+
+// TestServeSurvivesSIGKILL runs the real binary, kills it mid-game and
+// starts it again on the same database: every acknowledged move is there and
+// the game finishes.
+func TestServeSurvivesSIGKILL(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs the binary")
+	}
+	bin := buildDicehall(t)
+	db := filepath.Join(t.TempDir(), "dicehall.db")
+	s1 := startServe(t, bin, db)
+
+	jar, _ := cookiejar.New(nil)
+	hc := &http.Client{Jar: jar, Timeout: serveWait}
+	body := `{"game":"dicestars","name":"ann","settings":{"botDelayMs":5},"seats":[{"kind":"human"},{"kind":"bot","bot":"greedy"}]}`
+	resp, err := hc.Post(s1.url+"/api/tables", "application/json", strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var created struct{ ID string }
+	_ = json.NewDecoder(resp.Body).Decode(&created)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusCreated || created.ID == "" {
+		t.Fatalf("create: %d", resp.StatusCode)
+	}
+
+	// Play until a dozen moves are acknowledged, then kill the server right
+	// after sending one more action, without waiting for its answer.
+	c := connectTo(t, s1, created.ID, jar)
+	var acked update
+	for u := c.next(); ; u = c.next() {
+		if u.Type == "update" || u.Type == "welcome" {
+			acked = u
+		}
+		if c.act(u) && acked.Version >= 12 {
+			break
+		}
+	}
+	if err := s1.cmd.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-s1.exited; err == nil || !strings.Contains(err.Error(), "killed") {
+		t.Fatalf("the server was not killed: %v", err)
+	}
+	s1.exited <- err // for the cleanup
+
+	// Every acknowledged move is in the database, and replaying them gives
+	// the view the player was shown.
+	st, err := sqlite.Open(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	meta, err := st.GetTable(context.Background(), created.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	moves, err := st.Moves(context.Background(), created.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_ = st.Close()
+	if len(moves) < acked.Version {
+		t.Fatalf("%d moves stored, %d acknowledged", len(moves), acked.Version)
+	}
+	state, err := engine.Replay(dicestars.Game{}, engine.Record{Game: "dicestars", Players: []string{meta.Seats[0].Name, meta.Seats[1].Name}, Moves: moves[:acked.Version]})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v, _ := json.Marshal(state.View(0)); string(v) != string(acked.View) {
+		t.Fatalf("the stored game differs from what was acknowledged:\n%s\n%s", v, acked.View)
+	}
+
+	// Start again: same seat (same cookie), same game, to the end.
+	s2 := startServe(t, bin, db)
+	c2 := connectTo(t, s2, created.ID, jar)
+	w := c2.next()
+	if w.Type != "welcome" || w.Seat != 0 || w.Version < len(moves) {
+		t.Fatalf("after the restart: %s seat %d version %d, %d moves were stored", w.Type, w.Seat, w.Version, len(moves))
+	}
+	u := w
+	for steps := 0; !u.Turn.Over; steps++ {
+		if steps > 5000 {
+			t.Fatal("the game did not end")
+		}
+		c2.act(u)
+		u = c2.next()
+	}
+	resp, err = hc.Get(s2.url + "/api/tables/" + created.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sum struct{ Status string }
+	_ = json.NewDecoder(resp.Body).Decode(&sum)
+	resp.Body.Close()
+	if sum.Status != "over" {
+		t.Fatalf("status %q after the game", sum.Status)
+	}
+
+	// SIGTERM stops it cleanly.
+	if err := s2.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case err := <-s2.exited:
+		if err != nil {
+			t.Fatalf("exit after SIGTERM: %v", err)
+		}
+		s2.exited <- nil
+	case <-time.After(serveWait):
+		t.Fatal("serve did not stop on SIGTERM")
+	}
+	if !strings.Contains(s2.stderr.String(), "shutting down") {
+		t.Fatalf("no shutdown in the log:\n%s", s2.stderr)
+	}
+}

@@ -1,0 +1,243 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"sync"
+	"time"
+	"unicode/utf8"
+
+	"github.com/coder/websocket"
+
+	"github.com/dicehall/dicehall/engine"
+)
+
+const (
+	statusGoingAway     = websocket.StatusGoingAway
+	statusInternalError = websocket.StatusInternalError
+
+	// maxFrame is the largest client message handled (docs/protocol.md);
+	// bigger ones up to hardFrameLimit are read, dropped and answered with
+	// an error, and anything bigger closes the connection (status 1009).
+	maxFrame       = 8 << 10
+	hardFrameLimit = 64 << 10
+
+	writeTimeout = 10 * time.Second
+	pingInterval = 30 * time.Second
+	// floodLimit: after this many rate-limited messages in a row the
+	// connection is closed.
+	floodLimit = 500
+)
+
+// conn is one WebSocket connection to a table. Its reader runs in the HTTP
+// handler's goroutine, its writer in another; the table actor only ever
+// enqueues, never writes, so a slow client cannot stall it.
+type conn struct {
+	s         *Server
+	t         *table // set before the reader starts
+	ws        *websocket.Conn
+	log       *slog.Logger
+	tokenHash string
+	seat      engine.Seat // set by the actor when it attaches the connection
+	send      chan []byte
+	ctx       context.Context
+	cancel    context.CancelFunc
+	closeOnce sync.Once
+
+	// Reader-owned.
+	bucket  bucket
+	dropped int
+}
+
+// enqueue queues a message for the writer. A full queue means the client
+// does not keep up: it is disconnected (it will reconnect and be welcomed
+// afresh) rather than ever blocking the caller.
+func (c *conn) enqueue(b []byte) {
+	select {
+	case c.send <- b:
+	case <-c.ctx.Done():
+	default:
+		c.log.Warn("client too slow: disconnected", "queue", cap(c.send))
+		c.shut(websocket.StatusPolicyViolation, "", false)
+	}
+}
+
+func (c *conn) sendError(id *int64, code, message string) {
+	c.enqueue(mustJSON(errorMsg{Type: "error", ID: id, Code: code, Message: message}))
+}
+
+// closeGracefully sends a close frame with a reason, without blocking.
+func (c *conn) closeGracefully(code websocket.StatusCode, reason string) {
+	c.shut(code, reason, true)
+}
+
+func (c *conn) shut(code websocket.StatusCode, reason string, graceful bool) {
+	c.closeOnce.Do(func() {
+		c.s.goTracked(func() {
+			if graceful {
+				_ = c.ws.Close(code, reason)
+			} else {
+				_ = c.ws.CloseNow()
+			}
+			c.cancel()
+		})
+	})
+}
+
+func (c *conn) writeLoop() {
+	ping := time.NewTicker(pingInterval)
+	defer ping.Stop()
+	for {
+		select {
+		case b := <-c.send:
+			ctx, cancel := context.WithTimeout(c.ctx, writeTimeout)
+			err := c.ws.Write(ctx, websocket.MessageText, b)
+			cancel()
+			if err != nil {
+				c.shut(0, "", false)
+				return
+			}
+		case <-ping.C:
+			ctx, cancel := context.WithTimeout(c.ctx, writeTimeout)
+			err := c.ws.Ping(ctx)
+			cancel()
+			if err != nil {
+				c.log.Debug("ping unanswered: disconnected", "err", err)
+				c.shut(0, "", false)
+				return
+			}
+		case <-c.ctx.Done():
+			return
+		}
+	}
+}
+
+// readLoop reads client messages until the connection ends.
+func (c *conn) readLoop() {
+	for {
+		typ, r, err := c.ws.Reader(c.ctx)
+		if err != nil {
+			return
+		}
+		data, err := io.ReadAll(io.LimitReader(r, maxFrame+1))
+		if err != nil {
+			return
+		}
+		tooBig := len(data) > maxFrame
+		if tooBig {
+			if _, err := io.Copy(io.Discard, r); err != nil {
+				return // over the hard limit: the library closed with 1009
+			}
+		}
+		if !c.allow() {
+			continue
+		}
+		switch {
+		case tooBig:
+			c.sendError(nil, "too-large", fmt.Sprintf("messages are limited to %d bytes", maxFrame))
+		case typ != websocket.MessageText:
+			c.sendError(nil, "bad-frame", "messages must be JSON text frames")
+		default:
+			c.handle(data)
+		}
+	}
+}
+
+// allow applies the connection's rate limit; the first message over it is
+// answered with an error, the rest of the burst silently dropped, and a
+// client that never stops is disconnected.
+func (c *conn) allow() bool {
+	if c.bucket.take(c.s.clock.Now()) {
+		c.dropped = 0
+		return true
+	}
+	c.dropped++
+	switch {
+	case c.dropped == 1:
+		c.sendError(nil, "rate-limited", fmt.Sprintf("too many messages: at most %g a second; some were ignored", c.bucket.rate))
+	case c.dropped >= floodLimit:
+		c.log.Warn("flooding client disconnected")
+		c.shut(websocket.StatusPolicyViolation, "too many messages", true)
+	}
+	return false
+}
+
+func (c *conn) handle(data []byte) {
+	var m clientMsg
+	if err := json.Unmarshal(data, &m); err != nil {
+		c.sendError(nil, "malformed", "the message is not a valid JSON object of the protocol: "+err.Error())
+		return
+	}
+	t := c.t
+	switch m.Type {
+	case "ping":
+		c.enqueue(mustJSON(pongMsg{Type: "pong", ID: m.ID}))
+	case "act":
+		if len(m.Action) == 0 || string(m.Action) == "null" {
+			c.sendError(m.ID, "malformed", "an act message needs an action")
+			return
+		}
+		a, err := t.game.DecodeAction(m.Action)
+		if err != nil {
+			c.enqueue(mustJSON(refusedMsg{Type: "refused", ID: m.ID, Rule: engine.ErrBadAction.Rule,
+				Message: "that action is not understood: " + err.Error()}))
+			return
+		}
+		c.post(m.ID, func() { t.act(c, m, a) })
+	case "leave":
+		c.post(m.ID, func() { t.leave(c, m) })
+	case "reclaim":
+		c.post(m.ID, func() { t.reclaim(c, m) })
+	case "takeover":
+		c.post(m.ID, func() { t.takeover(c, m) })
+	case "":
+		c.sendError(m.ID, "malformed", "the message has no type")
+	default:
+		c.sendError(m.ID, "unknown-type", fmt.Sprintf("unknown message type %q", clip(m.Type, 32)))
+	}
+}
+
+func (c *conn) post(id *int64, f func()) {
+	switch err := c.t.post(f); {
+	case errors.Is(err, errBusy):
+		c.sendError(id, "busy", "the table is busy: try again in a moment")
+	case errors.Is(err, errGone):
+		c.closeGracefully(websocket.StatusTryAgainLater, "the table restarted: reconnect")
+	}
+}
+
+// clip shortens user text quoted back in messages.
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "…"
+}
+
+// bucket is a token bucket: rate tokens a second, up to burst.
+type bucket struct {
+	rate, burst float64
+	tokens      float64
+	last        time.Time
+}
+
+func (b *bucket) take(now time.Time) bool {
+	if b.last.IsZero() {
+		b.tokens = b.burst
+	} else if d := now.Sub(b.last).Seconds(); d > 0 {
+		b.tokens = min(b.burst, b.tokens+d*b.rate)
+	}
+	b.last = now
+	if b.tokens >= 1 {
+		b.tokens--
+		return true
+	}
+	return false
+}

@@ -1,0 +1,181 @@
+package server
+
+import (
+	"encoding/json"
+	"time"
+
+	"github.com/dicehall/dicehall/engine"
+)
+
+// The wire forms of docs/protocol.md. Field names are the contract with the
+// browser: only ever add.
+
+// apiError is the body of every HTTP error and the payload of WebSocket
+// "error" messages.
+type apiError struct {
+	Code    string `json:"code"`
+	Message string `json:"message"`
+}
+
+type errorBody struct {
+	Error apiError `json:"error"`
+}
+
+// GameInfo describes a game for GET /api/games.
+type GameInfo struct {
+	ID         string   `json:"id"`
+	Title      string   `json:"title"`
+	MinPlayers int      `json:"minPlayers"`
+	MaxPlayers int      `json:"maxPlayers"`
+	Bots       []string `json:"bots"`
+}
+
+// TableSummary is the public description of a table (lobby, table page).
+type TableSummary struct {
+	ID       string          `json:"id"`
+	Game     string          `json:"game"`
+	Title    string          `json:"title"`
+	Status   string          `json:"status"`
+	Seats    []SeatSummary   `json:"seats"`
+	Settings json.RawMessage `json:"settings"`
+	Options  json.RawMessage `json:"options"`
+	Created  time.Time       `json:"created"`
+	Updated  time.Time       `json:"updated"`
+	Version  int             `json:"version"`
+	Result   engine.Result   `json:"result"`
+}
+
+// SeatSummary is one seat as everybody sees it (never its token).
+type SeatSummary struct {
+	Name      string `json:"name"`
+	Kind      string `json:"kind"`
+	Bot       string `json:"bot"`
+	Taken     bool   `json:"taken"`
+	Connected bool   `json:"connected"`
+	TakenOver bool   `json:"takenOver"`
+}
+
+// createRequest is the body of POST /api/tables.
+type createRequest struct {
+	Game     string          `json:"game"`
+	Name     string          `json:"name"`
+	Options  json.RawMessage `json:"options"`
+	Settings json.RawMessage `json:"settings"`
+	Seats    []seatRequest   `json:"seats"`
+}
+
+type seatRequest struct {
+	Kind string `json:"kind"`
+	Bot  string `json:"bot"`
+}
+
+// joinRequest is the body of POST /api/tables/{id}/join.
+type joinRequest struct {
+	Seat *int   `json:"seat"`
+	Name string `json:"name"`
+}
+
+// settings are a table's own settings (not the game's options).
+type settings struct {
+	// TurnSeconds is the turn clock of human seats; 0 = no clock.
+	TurnSeconds int `json:"turnSeconds"`
+	// BotDelayMs overrides the server's pause before bot moves.
+	BotDelayMs *int `json:"botDelayMs,omitempty"`
+}
+
+// clientMsg is any message from a browser; Type says which fields count.
+type clientMsg struct {
+	Type    string          `json:"type"`
+	ID      *int64          `json:"id,omitempty"`
+	Action  json.RawMessage `json:"action,omitempty"`
+	Version *int            `json:"version,omitempty"`
+	Seat    *int            `json:"seat,omitempty"`
+}
+
+type wireMove struct {
+	Seat   engine.Seat     `json:"seat"`
+	Action json.RawMessage `json:"action"`
+}
+
+type welcomeMsg struct {
+	Type     string          `json:"type"` // "welcome"
+	Seat     engine.Seat     `json:"seat"`
+	Table    TableSummary    `json:"table"`
+	Version  int             `json:"version"`
+	View     json.RawMessage `json:"view"`
+	Turn     engine.Turn     `json:"turn"`
+	Deadline int64           `json:"deadline"`
+}
+
+type updateMsg struct {
+	Type     string          `json:"type"` // "update"
+	Version  int             `json:"version"`
+	Move     wireMove        `json:"move"`
+	Events   json.RawMessage `json:"events"`
+	View     json.RawMessage `json:"view"`
+	Turn     engine.Turn     `json:"turn"`
+	Deadline int64           `json:"deadline"`
+}
+
+type refusedMsg struct {
+	Type    string `json:"type"` // "refused"
+	ID      *int64 `json:"id,omitempty"`
+	Rule    string `json:"rule"`
+	Message string `json:"message"`
+}
+
+type presenceMsg struct {
+	Type  string        `json:"type"` // "presence"
+	Seats []SeatSummary `json:"seats"`
+}
+
+type errorMsg struct {
+	Type    string `json:"type"` // "error"
+	ID      *int64 `json:"id,omitempty"`
+	Code    string `json:"code"`
+	Message string `json:"message"`
+}
+
+type pongMsg struct {
+	Type string `json:"type"` // "pong"
+	ID   *int64 `json:"id,omitempty"`
+}
+
+// replayStep is one step of GET /api/tables/{id}/replay.
+type replayStep struct {
+	Move   *wireMove       `json:"move,omitempty"`
+	Events []engine.Event  `json:"events"`
+	View   json.RawMessage `json:"view"`
+	Turn   engine.Turn     `json:"turn"`
+}
+
+type replayBody struct {
+	Players []string     `json:"players"`
+	Seat    engine.Seat  `json:"seat"`
+	Steps   []replayStep `json:"steps"`
+}
+
+// wireTurn gives a Turn the JSON shape clients can rely on: lists, never null.
+func wireTurn(t engine.Turn) engine.Turn {
+	if t.Actors == nil {
+		t.Actors = []engine.Seat{}
+	}
+	return t
+}
+
+func wireResult(r engine.Result) engine.Result {
+	if r.Scores == nil {
+		r.Scores = []int{}
+	}
+	if r.Winners == nil {
+		r.Winners = []engine.Seat{}
+	}
+	return r
+}
+
+func wireEvents(ev []engine.Event) []engine.Event {
+	if ev == nil {
+		return []engine.Event{}
+	}
+	return ev
+}

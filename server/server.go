@@ -1,0 +1,272 @@
+// Package server is the web platform's game server: HTTP for pages, the
+// lobby, joining and replays, and one WebSocket per open table page for
+// live play (docs/protocol.md is the contract with the browser).
+//
+// Each table is one actor: a goroutine that owns the table's engine.State
+// and is fed through a bounded inbox. A move is stored before anybody is told
+// of it; chance is drawn by the server from the table's seed, so a restarted
+// server resumes every table exactly where it was.
+package server
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/dicehall/dicehall/engine"
+	"github.com/dicehall/dicehall/store"
+	"github.com/dicehall/dicehall/web"
+)
+
+// Config configures a Server. Zero values take the defaults noted.
+type Config struct {
+	Store  store.Store
+	Games  *engine.Registry // games/all.Registry
+	Logger *slog.Logger     // nil = slog.Default()
+	// BotDelay is the pause before each bot move so people can follow:
+	// 0 = 700ms, negative = none. A table's settings.botDelayMs overrides it.
+	BotDelay time.Duration
+
+	// Clock drives turn clocks, rule deadlines and rate limits; nil = real
+	// time. Tests inject a fake one.
+	Clock Clock
+	// Static is the browser client; nil = web.Static().
+	Static fs.FS
+
+	InboxSize        int           // table inbox; 0 = 256
+	SendQueue        int           // per-connection send queue; 0 = 256
+	MaxConnsPerTable int           // 0 = 200
+	MsgRate          float64       // WebSocket messages a second per connection; 0 = 20
+	MsgBurst         int           // 0 = 40
+	PostRate         float64       // POST requests a second per client address; 0 = 2
+	PostBurst        int           // 0 = 30
+	MaxBody          int64         // request body limit; 0 = 16 KiB
+	StoreTimeout     time.Duration // one store call; 0 = 10s
+	RetryDelay       time.Duration // pause after a failed store write; 0 = 1s
+	// OriginPatterns lists other origins allowed to open WebSockets and
+	// POST (the server's own host always is).
+	OriginPatterns []string
+}
+
+func (c *Config) defaults() {
+	if c.Logger == nil {
+		c.Logger = slog.Default()
+	}
+	switch {
+	case c.BotDelay == 0:
+		c.BotDelay = 700 * time.Millisecond
+	case c.BotDelay < 0:
+		c.BotDelay = 0
+	}
+	if c.Clock == nil {
+		c.Clock = realClock{}
+	}
+	if c.Static == nil {
+		c.Static = web.Static()
+	}
+	setDefault(&c.InboxSize, 256)
+	setDefault(&c.SendQueue, 256)
+	setDefault(&c.MaxConnsPerTable, 200)
+	setDefault(&c.MsgRate, 20)
+	setDefault(&c.MsgBurst, 40)
+	setDefault(&c.PostRate, 2)
+	setDefault(&c.PostBurst, 30)
+	setDefault(&c.MaxBody, 16<<10)
+	setDefault(&c.StoreTimeout, 10*time.Second)
+	setDefault(&c.RetryDelay, time.Second)
+}
+
+func setDefault[T int | int64 | float64 | time.Duration](v *T, d T) {
+	if *v <= 0 {
+		*v = d
+	}
+}
+
+// Server is the game server. Create it with New, serve Handler, and Close
+// it when done (the store stays open: it belongs to the caller).
+type Server struct {
+	cfg     Config
+	store   store.Store
+	games   *engine.Registry
+	log     *slog.Logger
+	clock   Clock
+	ctx     context.Context // cancelled by Close: ends every table and connection
+	cancel  context.CancelFunc
+	handler http.Handler
+	posts   ipLimiter
+
+	mu       sync.Mutex
+	closed   bool
+	tables   map[string]*table
+	overSums map[string]TableSummary // summaries of finished tables not in memory
+	wg       sync.WaitGroup          // actors, handlers and closers
+}
+
+// New starts a server: every open or live table in the store is loaded,
+// replayed and its actor resumed (bots and chance continue by themselves).
+func New(cfg Config) (*Server, error) {
+	if cfg.Store == nil || cfg.Games == nil {
+		return nil, errors.New("server: a store and a game registry are required")
+	}
+	cfg.defaults()
+	ctx, cancel := context.WithCancel(context.Background())
+	s := &Server{cfg: cfg, store: cfg.Store, games: cfg.Games, log: cfg.Logger, clock: cfg.Clock,
+		ctx: ctx, cancel: cancel, tables: map[string]*table{}, overSums: map[string]TableSummary{},
+		posts: ipLimiter{rate: cfg.PostRate, burst: float64(cfg.PostBurst), m: map[string]*bucket{}}}
+	s.handler = s.routes()
+
+	lctx, lcancel := context.WithTimeout(ctx, time.Minute)
+	defer lcancel()
+	metas, err := s.store.List(lctx, store.Filter{Status: []string{store.StatusOpen, store.StatusLive}, Limit: 1 << 30})
+	if err != nil {
+		cancel()
+		return nil, fmt.Errorf("server: list tables: %w", err)
+	}
+	resumed := 0
+	for _, m := range metas {
+		t, err := s.loadTable(lctx, m.ID)
+		if err != nil {
+			// One broken table must not keep the others down.
+			s.log.Error("table not resumed", "table", m.ID, "err", err)
+			continue
+		}
+		if _, err := s.start(t); err != nil {
+			cancel()
+			return nil, err
+		}
+		resumed++
+	}
+	s.log.Info("server ready", "tables_resumed", resumed)
+	return s, nil
+}
+
+// Handler serves every route of docs/protocol.md and the static files.
+func (s *Server) Handler() http.Handler { return s.handler }
+
+// Close stops every table and closes every connection, waiting a few
+// seconds at most for them to say goodbye.
+func (s *Server) Close() error {
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return nil
+	}
+	s.closed = true
+	tables := make([]*table, 0, len(s.tables))
+	for _, t := range s.tables {
+		tables = append(tables, t)
+	}
+	s.mu.Unlock()
+	for _, t := range tables {
+		t.stop()
+	}
+	for _, t := range tables {
+		<-t.done
+	}
+	if !waitTimeout(&s.wg, 3*time.Second) {
+		s.cancel() // connections that did not answer the close frame are cut
+		if !waitTimeout(&s.wg, 3*time.Second) {
+			return errors.New("server: connections still open after close")
+		}
+	}
+	s.cancel()
+	return nil
+}
+
+func waitTimeout(wg *sync.WaitGroup, d time.Duration) bool {
+	done := make(chan struct{})
+	go func() { wg.Wait(); close(done) }()
+	select {
+	case <-done:
+		return true
+	case <-time.After(d):
+		return false
+	}
+}
+
+// goTracked runs f in a goroutine that Close waits for.
+func (s *Server) goTracked(f func()) {
+	s.wg.Add(1)
+	go func() {
+		defer s.wg.Done()
+		f()
+	}()
+}
+
+// track counts a request that outlives its handler's return path (a
+// WebSocket); false once the server is closing.
+func (s *Server) track() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return false
+	}
+	s.wg.Add(1)
+	return true
+}
+
+var errClosed = errors.New("server: closed")
+
+// start runs a table's actor and makes it findable. If another actor of the
+// same table got there first, that one is returned and t never runs.
+func (s *Server) start(t *table) (*table, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return nil, errClosed
+	}
+	if other, ok := s.tables[t.id]; ok {
+		t.stop()
+		return other, nil
+	}
+	s.tables[t.id] = t
+	delete(s.overSums, t.id)
+	s.wg.Add(1)
+	go func() {
+		defer s.wg.Done()
+		t.run()
+	}()
+	return t, nil
+}
+
+// forget removes a stopping actor from the table map.
+func (s *Server) forget(t *table) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.tables[t.id] == t {
+		delete(s.tables, t.id)
+	}
+	return true
+}
+
+// actor returns the running actor of a table, loading it from the store if
+// needed (a finished table someone opens again).
+func (s *Server) actor(ctx context.Context, id string) (*table, error) {
+	s.mu.Lock()
+	t, ok := s.tables[id]
+	closed := s.closed
+	s.mu.Unlock()
+	if ok {
+		return t, nil
+	}
+	if closed {
+		return nil, errClosed
+	}
+	t, err := s.loadTable(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	return s.start(t)
+}
+
+// running returns a table's actor if it is in memory.
+func (s *Server) running(id string) *table {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.tables[id]
+}

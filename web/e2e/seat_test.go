@@ -1,0 +1,58 @@
+package e2e
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+// TestLeaveReclaimAndFrench: a player hands her seat to a bot and takes it
+// back, with the page in French; an unknown table says so.
+func TestLeaveReclaimAndFrench(t *testing.T) {
+	ts := startServer(t)
+	ann := newPage(t, "ann-fr")
+	ann.do(chromedp.Navigate(ts.URL + "/"))
+	ann.do(chromedp.WaitVisible(chromedp.CSS("#name")))
+
+	// The switch turns the page French, and the choice is remembered.
+	ann.do(chromedp.Click(chromedp.CSS(`.lang-switch button[data-lang=fr]`)))
+	ann.waitJS(3*time.Second, `document.documentElement.lang === 'fr' && document.querySelector('#create').textContent === 'Créer la table'`)
+	ann.shot("10-home-fr")
+
+	// Against a slow random bot (a table setting), so the game lasts while
+	// the seat changes hands.
+	ann.do(chromedp.SendKeys(chromedp.CSS("#name"), "Anne"))
+	ann.setSelect("#f-players", "2")
+	ann.setSelect("#f-seat-1", "bot:random")
+	ann.do(chromedp.Click(chromedp.CSS("#create")))
+	ann.waitJS(10*time.Second, `location.pathname.startsWith('/t/') && document.body.dataset.seat === '0' && document.body.dataset.status === 'live'`)
+	if got := ann.text("[data-testid=turn]"); got != "À vous de jouer." {
+		t.Errorf("turn line %q, want the French sentence", got)
+	}
+
+	// Leave: a bot plays the seat, everyone sees it, and a reclaim button
+	// appears.
+	ann.do(chromedp.Click(chromedp.CSS(`[data-testid=leave]`)))
+	ann.waitJS(5*time.Second, `!!document.querySelector('[data-testid=reclaim]')`)
+	if s := ann.text(`[data-testid=presence] [data-seat="0"] .seat-state`); !strings.Contains(s, "robot") {
+		t.Errorf("presence after leaving says %q", s)
+	}
+	if n := eval[int](ann, `document.querySelectorAll('[data-testid=actions] button').length`); n != 0 {
+		t.Errorf("%d action buttons while a bot holds the seat", n)
+	}
+	ann.shot("11-left-fr")
+	ann.do(chromedp.Click(chromedp.CSS(`[data-testid=reclaim]`)))
+	ann.waitJS(5*time.Second, `!!document.querySelector('[data-testid=leave]')`)
+
+	// The seat is hers again: the game reaches her turn and her choices show
+	// (unless the bot finished the game in the meantime).
+	ann.waitJS(20*time.Second, `!!document.querySelector('[data-testid=actions] button.choice.legal') || document.body.dataset.status === 'over'`)
+	ann.shot("12-reclaimed-fr")
+
+	// A table that does not exist says so, in the chosen language.
+	ann.do(chromedp.Navigate(ts.URL + "/t/nosuchtable0"))
+	ann.waitJS(5*time.Second, `document.querySelector('.table-title')?.textContent === 'Cette table n’existe pas.'`)
+	ann.noExceptions()
+}

@@ -1,0 +1,56 @@
+// HTTP calls of docs/protocol.md, and the name kept in this browser.
+
+export class APIError extends Error {
+  constructor(status, code, message) {
+    super(message || code || ('HTTP ' + status));
+    this.status = status;
+    this.code = code;
+  }
+}
+
+async function call(method, path, body) {
+  const init = { method, headers: {}, credentials: 'same-origin' };
+  if (body !== undefined) {
+    init.headers['Content-Type'] = 'application/json';
+    init.body = JSON.stringify(body);
+  }
+  let res;
+  try {
+    res = await fetch(path, init);
+  } catch (e) {
+    throw new APIError(0, 'network', e.message);
+  }
+  let data = null;
+  const text = await res.text();
+  if (text) {
+    try { data = JSON.parse(text); } catch { data = null; }
+  }
+  if (!res.ok) {
+    const err = data && data.error ? data.error : {};
+    throw new APIError(res.status, err.code, err.message || text.trim() || res.statusText);
+  }
+  return data;
+}
+
+export const api = {
+  games: () => call('GET', '/api/games'),
+  tables: (statuses) => call('GET', '/api/tables?status=' + encodeURIComponent(statuses.join(','))),
+  table: (id) => call('GET', '/api/tables/' + encodeURIComponent(id)),
+  create: (req) => call('POST', '/api/tables', req),
+  join: (id, seat, name) => call('POST', '/api/tables/' + encodeURIComponent(id) + '/join', { seat, name }),
+  replay: (id, seat) => call('GET', '/api/tables/' + encodeURIComponent(id) + '/replay' +
+    (seat === null || seat === undefined || seat < 0 ? '' : '?seat=' + seat)),
+};
+
+export function savedName() {
+  try { return localStorage.getItem('dh.name') || ''; } catch { return ''; }
+}
+
+export function saveName(n) {
+  try { localStorage.setItem('dh.name', n); } catch { /* storage may be off */ }
+}
+
+// cleanName trims a name and bounds its length (the server checks too).
+export function cleanName(n) {
+  return (n || '').replace(/\s+/g, ' ').trim().slice(0, 24);
+}
