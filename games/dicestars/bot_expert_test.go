@@ -52,11 +52,17 @@ func TestBotsPlayLegally(t *testing.T) {
 		}},
 	}
 	for _, k := range kinds {
+		if testing.Short() {
+			k.games = max(1, k.games/10) // the race detector slows bots tenfold
+		}
 		for n := 1; n <= MaxPlayers; n++ {
 			for g := 0; g < k.games; g++ {
 				playSeeded(t, n, engine.SplitSeed(uint64(n), uint64(g)), k.mk)
 			}
 		}
+	}
+	if testing.Short() {
+		return
 	}
 	for n := 1; n <= 2; n++ {
 		playSeeded(t, n, 7, func(_ int, seed uint64) Bot { return NewExpertBot(seed) })
@@ -113,6 +119,10 @@ func TestBotsDeterministic(t *testing.T) {
 // beats random, expert beats greedy, by margins far from the measured ones'
 // noise (docs/performance.md has the large runs).
 func TestBotStrengthOrder(t *testing.T) {
+	if testing.Short() {
+		// Statistical and slow under the race detector; the full run keeps it.
+		t.Skip("bot strength needs whole games at full budget; run without -short")
+	}
 	score := func(games int, mk func(kind int, seed uint64) Bot) (first float64) {
 		for g := 0; g < games; g++ {
 			// Seats swap every game so both bots start equally often.
