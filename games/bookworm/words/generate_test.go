@@ -1,0 +1,64 @@
+package words_test
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/dicehall/dicehall/games/bookworm/words/internal/build"
+	"github.com/dicehall/dicehall/games/bookworm/words/internal/spec"
+	"github.com/dicehall/dicehall/games/bookworm/words/internal/wordnet"
+)
+
+// TestGeneratedUpToDate regenerates the word lists from categories.txt and
+// WordNet and compares them with the committed data/lexicon.txt, so the
+// committed lists cannot drift from the spec. WordNet is optional on a
+// developer's machine; CI installs wordnet-base and sets
+// DICEHALL_WORDNET=require so the check cannot be skipped there.
+func TestGeneratedUpToDate(t *testing.T) {
+	const dir = "/usr/share/wordnet"
+	if _, err := os.Stat(filepath.Join(dir, "data.noun")); err != nil {
+		if os.Getenv("DICEHALL_WORDNET") == "require" {
+			t.Fatalf("WordNet required (DICEHALL_WORDNET=require) but not found: %v", err)
+		}
+		t.Skip("WordNet not installed (apt-get install wordnet-base); skipping the generated-data check")
+	}
+	f, err := os.Open("categories.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	s, err := spec.Parse(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	db, err := wordnet.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := build.Generate(s, db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := res.Bytes()
+	want, err := os.ReadFile("data/lexicon.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("data/lexicon.txt is out of date with categories.txt: run go generate ./games/bookworm/words (first difference: %s)", firstDiff(string(want), string(got)))
+	}
+}
+
+func firstDiff(a, b string) string {
+	al, bl := strings.Split(a, "\n"), strings.Split(b, "\n")
+	for i := range min(len(al), len(bl)) {
+		if al[i] != bl[i] {
+			return fmt.Sprintf("line %d: committed %q, generated %q", i+1, al[i], bl[i])
+		}
+	}
+	return "lengths differ"
+}

@@ -1,0 +1,65 @@
+package words
+
+import (
+	_ "embed"
+	"slices"
+	"strings"
+	"sync"
+)
+
+//go:generate go run ./gen -wordnet /usr/share/wordnet -spec categories.txt -out data
+
+// lexiconTxt is the generated word lists: for each category a line "@id"
+// then its words, one a line, normalized and sorted. Kept as one string so
+// every word is a substring of it: no copy per word.
+//
+//go:embed data/lexicon.txt
+var lexiconTxt string
+
+// Default returns the embedded lexicon. It is parsed on first use and shared;
+// it is safe for concurrent use.
+func Default() Lexicon { return defaultLexicon() }
+
+var defaultLexicon = sync.OnceValue(func() *lexicon { return parseLexicon(lexiconTxt) })
+
+// lexicon holds one sorted slice per category; lookups are binary searches
+// (a category has at most a few thousand words: ~12 comparisons).
+type lexicon struct {
+	lists map[string][]string
+}
+
+func parseLexicon(data string) *lexicon {
+	lx := &lexicon{lists: map[string][]string{}}
+	var id string
+	var list []string
+	flush := func() {
+		if id != "" {
+			lx.lists[id] = slices.Clip(list)
+		}
+	}
+	for line := range strings.Lines(data) {
+		line = strings.TrimSuffix(line, "\n")
+		switch {
+		case line == "" || line[0] == '#':
+		case line[0] == '@':
+			flush()
+			id, list = line[1:], nil
+		default:
+			list = append(list, line)
+		}
+	}
+	flush()
+	return lx
+}
+
+// Fits reports whether Normalize(word) is in the category's list.
+func (lx *lexicon) Fits(categoryID, word string) bool {
+	_, ok := slices.BinarySearch(lx.lists[categoryID], Normalize(word))
+	return ok
+}
+
+// Words returns the category's list, sorted. The slice is shared by every
+// caller: read it, do not modify it (copy it with slices.Clone first).
+func (lx *lexicon) Words(categoryID string) []string {
+	return lx.lists[categoryID]
+}
