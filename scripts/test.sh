@@ -17,17 +17,22 @@ if ! command -v go >/dev/null 2>&1; then
   fi
 fi
 
-# Browser tests drive Debian's Chromium; install it when it is missing.
-if ! command -v chromium >/dev/null 2>&1; then
-  log "installing chromium (Debian package) for the browser tests"
+# Debian packages the tests need: Chromium for the browser tests, WordNet
+# for the check that Bookworm's committed word lists match their generator.
+need=()
+command -v chromium >/dev/null 2>&1 || need+=(chromium)
+[ -f /usr/share/wordnet/data.noun ] || need+=(wordnet-base)
+if [ ${#need[@]} -gt 0 ]; then
+  log "installing Debian packages: ${need[*]}"
   SUDO=""
   [ "$(id -u)" -eq 0 ] || SUDO="sudo"
   export DEBIAN_FRONTEND=noninteractive
   $SUDO apt-get update -qq
-  $SUDO apt-get install -y -qq chromium >/dev/null
+  $SUDO apt-get install -y -qq "${need[@]}" >/dev/null
 fi
-# With the browser present the end-to-end tests must run, never skip.
+# With them present these tests must run, never skip.
 export DICEHALL_E2E="${DICEHALL_E2E:-require}"
+export DICEHALL_WORDNET="${DICEHALL_WORDNET:-require}"
 
 log "go $(go env GOVERSION): download modules"
 go mod download
