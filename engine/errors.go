@@ -1,6 +1,9 @@
 package engine
 
-import "errors"
+import (
+	"errors"
+	"fmt"
+)
 
 // RuleError is a refused move. Rule is a stable code (clients and tests match
 // on it); Message is a sentence for people that names the rule broken.
@@ -23,6 +26,11 @@ func (e *RuleError) Is(target error) bool {
 
 // Refuse builds a RuleError.
 func Refuse(rule, message string) *RuleError { return &RuleError{Rule: rule, Message: message} }
+
+// Refusef builds a RuleError with a formatted message.
+func Refusef(rule, format string, args ...any) error {
+	return &RuleError{Rule: rule, Message: fmt.Sprintf(format, args...)}
+}
 
 // Sentinels shared by every game. Compare with errors.Is.
 var (

@@ -95,9 +95,8 @@ const (
 	RuleBadValue      = "bad-value"
 )
 
-func refuse(rule, format string, args ...any) error {
-	return engine.Refuse(rule, fmt.Sprintf(format, args...))
-}
+// refuse is the rules' short name for engine.Refusef.
+var refuse = engine.Refusef
 
 // Check tells whether a is legal now for whoever is to act, and why not.
 // It never changes the state.
