@@ -4,6 +4,8 @@ package all
 
 import (
 	"github.com/dicehall/dicehall/engine"
+	"github.com/dicehall/dicehall/games/bookworm"
+	"github.com/dicehall/dicehall/games/bookworm/words"
 	"github.com/dicehall/dicehall/games/dicestars"
 )
 
@@ -11,5 +13,6 @@ import (
 var Registry = func() *engine.Registry {
 	r := &engine.Registry{}
 	r.Register(dicestars.Game{})
+	r.Register(bookworm.Game{Deck: words.Deck(), Lexicon: words.Default()})
 	return r
 }()

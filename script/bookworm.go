@@ -1,0 +1,400 @@
+package script
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/dicehall/dicehall/engine"
+	"github.com/dicehall/dicehall/games/bookworm"
+)
+
+func init() { Register("bookworm", bookwormAdapter{}) }
+
+// bookwormAdapter is the script adapter of Bookworm. Chance (the card drawn,
+// the dice rolled) is fixed by "card" and "roll" actions; when a player's
+// action comes while chance is pending, the outcome is drawn from the seed
+// first. Time is a script clock: every action happens at "at" (ms of game
+// time), or "after" ms past the latest move, or else at the latest move's
+// time; a timeout without a time happens at the running deadline.
+type bookwormAdapter struct{}
+
+// Refusals the adapter itself makes (the rules make all others).
+const (
+	RuleTimeBackwards = "time-backwards"
+	RuleWhoActs       = "who-acts"
+)
+
+// bwAction is the script form of a Bookworm action. Pointers tell an
+// absent field from a zero one.
+type bwAction struct {
+	Card      *int     `json:"card"`
+	Roll      []string `json:"roll"`
+	Category  *int     `json:"category"`
+	TurnTo    *string  `json:"turnTo"`
+	Word      *string  `json:"word"`
+	Take      *string  `json:"take"`
+	Die       *int     `json:"die"`
+	From      *string  `json:"from"`
+	Letter    *string  `json:"letter"`
+	Question  *bool    `json:"question"`
+	GiveUp    *bool    `json:"giveUp"`
+	Challenge *bool    `json:"challenge"`
+	Allow     *bool    `json:"allow"`
+	Vote      *string  `json:"vote"`
+	Timeout   *bool    `json:"timeout"`
+	By        *string  `json:"by"`
+	At        *int64   `json:"at"`
+	After     *int64   `json:"after"`
+}
+
+// bwStep is one decoded script action.
+type bwStep struct {
+	action bookworm.Action
+	chance bool        // a card or roll: nature's move
+	by     engine.Seat // -1: whoever alone may act
+	take   string      // a face to find ("" when the die is given)
+	from   engine.Seat // with take: the seat to take from (-1 display)
+	at     *int64
+	after  *int64
+}
+
+func (bookwormAdapter) Decode(raw json.RawMessage, st engine.State) (Step, error) {
+	var j bwAction
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&j); err != nil {
+		return nil, fmt.Errorf("bookworm action: %w", err)
+	}
+	if bytes.Equal(bytes.TrimSpace(raw), []byte("null")) {
+		return nil, fmt.Errorf("bookworm action: want an object, got null")
+	}
+	forms := []struct {
+		set  bool
+		name string
+	}{{j.Card != nil, "card"}, {j.Roll != nil, "roll"}, {j.Category != nil, "category"}, {j.TurnTo != nil, "turnTo"},
+		{j.Word != nil, "word"}, {j.Question != nil, "question"}, {j.GiveUp != nil, "giveUp"},
+		{j.Challenge != nil, "challenge"}, {j.Allow != nil, "allow"}, {j.Vote != nil, "vote"}, {j.Timeout != nil, "timeout"}}
+	var kind []string
+	for _, f := range forms {
+		if f.set {
+			kind = append(kind, f.name)
+		}
+	}
+	if len(kind) != 1 {
+		return nil, fmt.Errorf("an action has exactly one of card, roll, category, turnTo, word, question, giveUp, challenge, allow, vote or timeout (got %d)", len(kind))
+	}
+	s := &bwStep{by: -1, from: -1, at: j.At, after: j.After}
+	if j.At != nil && j.After != nil {
+		return nil, fmt.Errorf(`"at" and "after" cannot both be given`)
+	}
+	if j.At != nil && *j.At < 0 || j.After != nil && *j.After < 0 {
+		return nil, fmt.Errorf("times are milliseconds ≥ 0")
+	}
+	if kind[0] != "word" && (j.Take != nil || j.Die != nil || j.From != nil || j.Letter != nil) {
+		return nil, fmt.Errorf("take, die, from and letter belong to a word")
+	}
+	if j.By != nil {
+		if kind[0] == "card" || kind[0] == "roll" || kind[0] == "timeout" {
+			return nil, fmt.Errorf(`"by" names a player; %s is not a player's action`, kind[0])
+		}
+		seat, err := seatNamed(st, *j.By)
+		if err != nil {
+			return nil, err
+		}
+		s.by = seat
+	}
+	for _, f := range []struct {
+		p    *bool
+		name string
+	}{{j.Question, "question"}, {j.GiveUp, "giveUp"}, {j.Challenge, "challenge"}, {j.Allow, "allow"}, {j.Timeout, "timeout"}} {
+		if f.p != nil && !*f.p {
+			return nil, fmt.Errorf("%q must be true", f.name)
+		}
+	}
+	switch kind[0] {
+	case "card":
+		s.chance, s.action = true, bookworm.DrawCard(*j.Card)
+	case "roll":
+		if len(j.Roll) < 1 || len(j.Roll) > bookworm.MaxDice {
+			return nil, fmt.Errorf("roll: %d faces, want 7 or 8", len(j.Roll))
+		}
+		s.chance, s.action = true, bookworm.RollNames(j.Roll...)
+	case "category":
+		if *j.Category < 0 || *j.Category > 2 {
+			return nil, fmt.Errorf("category: %d, want 0, 1 or 2 (the card's easy, medium or hard line)", *j.Category)
+		}
+		s.action = bookworm.ChooseCategory(*j.Category)
+	case "turnTo":
+		f, err := bookworm.ParseSpecial(*j.TurnTo)
+		if err != nil {
+			return nil, fmt.Errorf("turnTo: %w", err)
+		}
+		s.action = bookworm.TurnTo(f)
+	case "word":
+		return decodeWord(&j, s, st)
+	case "question":
+		s.action = bookworm.TakeQuestion()
+	case "giveUp":
+		s.action = bookworm.GiveUp()
+	case "challenge":
+		s.action = bookworm.Challenge()
+	case "allow":
+		s.action = bookworm.Allow()
+	case "vote":
+		switch strings.ToLower(*j.Vote) {
+		case "accept":
+			s.action = bookworm.Vote(true)
+		case "reject":
+			s.action = bookworm.Vote(false)
+		default:
+			return nil, fmt.Errorf("vote: %q, want accept or reject", *j.Vote)
+		}
+	case "timeout":
+		s.action = bookworm.Timeout()
+	}
+	return s, nil
+}
+
+func decodeWord(j *bwAction, s *bwStep, st engine.State) (Step, error) {
+	if utf8Count(*j.Word) > 4*bookworm.MaxWordRunes {
+		return nil, fmt.Errorf("word: too long")
+	}
+	switch {
+	case (j.Take == nil) == (j.Die == nil):
+		return nil, fmt.Errorf(`word: say which die it takes, with "take" (the face, e.g. "Z", "C/K", "not") or "die" (its number)`)
+	case j.Die != nil:
+		if j.From != nil {
+			return nil, fmt.Errorf(`word: "from" goes with "take"; a die number says where the die is`)
+		}
+		if *j.Die < 0 || *j.Die >= bookworm.MaxDice {
+			return nil, fmt.Errorf("word: die %d, want 0 to %d", *j.Die, bookworm.MaxDice-1)
+		}
+		s.action = bookworm.Name(*j.Word, *j.Die)
+	default:
+		if strings.TrimSpace(*j.Take) == "" {
+			return nil, fmt.Errorf("word: take names a face")
+		}
+		s.take = *j.Take
+		s.action = bookworm.Name(*j.Word, 0)
+		if j.From != nil {
+			seat, err := seatNamed(st, *j.From)
+			if err != nil {
+				return nil, fmt.Errorf("word: from: %w", err)
+			}
+			s.from = seat
+		}
+	}
+	if j.Letter != nil {
+		l := strings.ToLower(*j.Letter)
+		if len(l) != 1 || l[0] < 'a' || l[0] > 'z' {
+			return nil, fmt.Errorf("word: letter %q, want one letter a–z", *j.Letter)
+		}
+		s.action.Letter = l[0]
+	}
+	return s, nil
+}
+
+func utf8Count(s string) int { return len([]rune(s)) }
+
+func seatNamed(st engine.State, name string) (engine.Seat, error) {
+	for i, p := range st.Players() {
+		if p == name {
+			return engine.Seat(i), nil
+		}
+	}
+	return 0, fmt.Errorf("no player is called %q", name)
+}
+
+func (s *bwStep) Play(t *engine.Table) ([]engine.Event, error) {
+	m, ok := t.State.(*bookworm.Match)
+	if !ok {
+		return nil, fmt.Errorf("not a bookworm game (%T)", t.State)
+	}
+	now := m.S.Now
+	at := now
+	switch {
+	case s.at != nil:
+		if *s.at < now {
+			return nil, engine.Refuse(RuleTimeBackwards, fmt.Sprintf("the action is at %d ms, but the game is already at %d ms", *s.at, now))
+		}
+		at = *s.at
+	case s.after != nil:
+		at = now + *s.after
+	}
+	if s.chance {
+		return t.Play(engine.Move{Seat: engine.ChanceSeat, At: at, Action: s.action})
+	}
+	// Outcomes the script leaves open come from the seed.
+	ev, err := t.ResolveChance(at, nil)
+	if err != nil {
+		return nil, err
+	}
+	seat := s.by
+	a := s.action
+	switch {
+	case a.Type == bookworm.ActTimeout:
+		seat = engine.SystemSeat
+		if s.at == nil && s.after == nil {
+			if d := t.State.Turn().Deadlines; len(d) > 0 {
+				at = max(at, d[0].At)
+			}
+		}
+	case seat < 0:
+		actors := t.State.Turn().Actors
+		switch len(actors) {
+		case 0:
+			seat = 0 // nobody may act: the rules say why
+		case 1:
+			seat = actors[0]
+		default:
+			names := make([]string, len(actors))
+			for i, p := range actors {
+				names[i] = t.State.Players()[p]
+			}
+			return nil, engine.Refuse(RuleWhoActs, fmt.Sprintf("%s may act now: say who with \"by\"", strings.Join(names, ", ")))
+		}
+	}
+	if s.take != "" {
+		d, err := findDie(m, seat, s.take, s.from)
+		if err != nil {
+			return nil, err
+		}
+		a.Die = int8(d)
+	}
+	more, err := t.Play(engine.Move{Seat: seat, At: at, Action: a})
+	if err != nil {
+		return nil, err
+	}
+	return append(ev, more...), nil
+}
+
+// findDie finds the die a script's "take" names: one showing that face (a
+// single letter also finds a double face: "K" finds C/K) in the display, or
+// held by from. Several alike: the top of a pile first, else the lowest
+// number. None: the rules' no-such-die refusal.
+func findDie(m *bookworm.Match, seat engine.Seat, take string, from engine.Seat) (int, error) {
+	s := m.S
+	want := strings.ToUpper(strings.ReplaceAll(strings.TrimSpace(take), "/", ""))
+	sp, spErr := bookworm.ParseSpecial(take)
+	owner := int8(bookworm.Display)
+	if from >= 0 {
+		owner = int8(from)
+	}
+	best := -1
+	for d := 0; d < int(s.NDice); d++ {
+		if s.Owner[d] != owner || !s.Rolled {
+			continue
+		}
+		face := strings.ReplaceAll(s.FaceName(d), "/", "")
+		match := false
+		if s.IsSpecial(d) {
+			f, _ := s.SpecialFace()
+			match = spErr == nil && f == sp
+		} else {
+			match = strings.ToUpper(face) == want || len(want) == 1 && strings.Contains(face, want)
+		}
+		if match && (best < 0 || s.Seq[d] > s.Seq[best]) {
+			best = d
+		}
+	}
+	if best < 0 {
+		where := "in the display"
+		if from >= 0 {
+			where = "in front of " + m.Names[from]
+		}
+		return 0, engine.Refuse(bookworm.RuleNoSuchDie, fmt.Sprintf("no die %s shows %s", where, take))
+	}
+	return best, nil
+}
+
+func (bookwormAdapter) Report(st engine.State) any {
+	if m, ok := st.(*bookworm.Match); ok {
+		return m.Report()
+	}
+	return st.View(engine.Spectator)
+}
+
+// DescribeEvent puts a Bookworm event into words.
+func (bookwormAdapter) DescribeEvent(st engine.State, e engine.Event) string {
+	who := seatName(st, e.Seat)
+	name := func(p int) string {
+		if p < 0 {
+			return "the display"
+		}
+		return seatName(st, engine.Seat(p))
+	}
+	switch d := e.Data.(type) {
+	case bookworm.CardEvent:
+		c := d.Card.Categories
+		return fmt.Sprintf("card %d: %s / %s / %s; %s chooses", d.Card.ID, c[0].Name, c[1].Name, c[2].Name, name(d.Chooser))
+	case bookworm.CategoryEvent:
+		return fmt.Sprintf("%s chooses the category %s", who, d.Category.Name)
+	case bookworm.RollEvent:
+		return "rolled: " + strings.Join(d.Faces, " ")
+	case bookworm.SpecialEvent:
+		return fmt.Sprintf("%s turns the Special die to %s", who, d.Face)
+	case bookworm.TurnEvent:
+		return fmt.Sprintf("%s's turn: countdown at %d ms, time up at %d ms", name(d.Seat), d.CountdownAt, d.Deadline)
+	case bookworm.WordEvent:
+		s := fmt.Sprintf("%s says %q for die %d (%s) from %s", who, d.Word, d.Die, d.Letter, name(d.From))
+		if d.Known {
+			s += "; the lexicon knows it"
+		}
+		return s
+	case bookworm.WindowEvent:
+		return fmt.Sprintf("the others may challenge until %d ms", d.Deadline)
+	case bookworm.ChallengeEvent:
+		return fmt.Sprintf("%s challenges %q; the vote runs until %d ms", who, d.Word, d.Deadline)
+	case bookworm.VoteEvent:
+		if d.Accept {
+			return who + " votes accept"
+		}
+		return who + " votes reject"
+	case bookworm.VerdictEvent:
+		v := "rejected"
+		if d.Accepted {
+			v = "accepted"
+		}
+		return fmt.Sprintf("%q is %s (%d accept, %d reject, %d abstain)", d.Word, v, d.Accept, d.Reject, d.Abstain)
+	case bookworm.TakeEvent:
+		switch {
+		case e.Kind == "question":
+			return fmt.Sprintf("%s takes the ? die: a new category", who)
+		case d.Bonus:
+			return fmt.Sprintf("the •• die goes with the last white die (die %d)", d.Die)
+		case e.Kind == "steal":
+			return fmt.Sprintf("die %d (%s) is taken from %s, who takes a Bookworm card (%d left)", d.Die, d.Face, name(d.From), d.BookwormCards)
+		}
+		return fmt.Sprintf("die %d (%s) is taken from the display", d.Die, d.Face)
+	case bookworm.TimeoutEvent:
+		return fmt.Sprintf("time is up (%s)", d.Phase)
+	case bookworm.FailEvent:
+		if d.Reason == "gave-up" {
+			return fmt.Sprintf("%s gives up: −2, the round ends", name(d.Seat))
+		}
+		return fmt.Sprintf("%s named no word in time: −2, the round ends", name(d.Seat))
+	case bookworm.RoundEndEvent:
+		parts := make([]string, len(d.Scores))
+		for i, sc := range d.Scores {
+			parts[i] = fmt.Sprintf("%s %+d (total %d)", name(i), sc.Total, d.Totals[i])
+		}
+		return fmt.Sprintf("round %d ends: %s", d.Round, strings.Join(parts, ", "))
+	case bookworm.RoundEvent:
+		return fmt.Sprintf("round %d: %s is the Bookworm", d.Round, name(d.Bookworm))
+	case bookworm.GameOverEvent:
+		w := make([]string, len(d.Winners))
+		for i, p := range d.Winners {
+			w[i] = name(p)
+		}
+		return "game over; winner: " + strings.Join(w, " and ")
+	}
+	if e.Kind == "reshuffle" {
+		return "the used category cards are shuffled back into the stack"
+	}
+	if e.Kind == "allow" {
+		return who + " lets the word pass"
+	}
+	return describeGeneric(e)
+}
