@@ -23,6 +23,13 @@ import (
 // store and quick bots.
 func startServer(t *testing.T) *httptest.Server {
 	t.Helper()
+	return startServerWrapped(t, nil)
+}
+
+// startServerWrapped is startServer with the server's handler wrapped by
+// wrap (nil = as is): tests put a switch in front of it to cut connections.
+func startServerWrapped(t *testing.T, wrap func(http.Handler) http.Handler) *httptest.Server {
+	t.Helper()
 	srv, err := server.New(server.Config{
 		Store:    memstore.New(),
 		Games:    all.Registry,
@@ -32,7 +39,11 @@ func startServer(t *testing.T) *httptest.Server {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ts := httptest.NewServer(srv.Handler())
+	h := srv.Handler()
+	if wrap != nil {
+		h = wrap(h)
+	}
+	ts := httptest.NewServer(h)
 	t.Cleanup(func() {
 		ts.Close()
 		srv.Close()
@@ -47,6 +58,7 @@ type summary struct {
 		Name      string `json:"name"`
 		Taken     bool   `json:"taken"`
 		Connected bool   `json:"connected"`
+		TakenOver bool   `json:"takenOver"`
 	} `json:"seats"`
 	Version int `json:"version"`
 	Result  struct {

@@ -4,6 +4,7 @@
 import { h, replace, $ } from '/static/dom.js';
 import { t, onLangChange, langSwitch } from '/static/i18n.js';
 import { api, savedName, saveName, cleanName } from '/static/api.js';
+import { playable } from '/static/games.js';
 
 const FALLBACK_GAMES = [{ id: 'dicestars', title: 'Dice Stars', minPlayers: 1, maxPlayers: 4, bots: ['random', 'greedy', 'expert'] }];
 
@@ -203,7 +204,8 @@ async function refresh() {
 async function loadGames() {
   try {
     const g = await api.games();
-    if (Array.isArray(g) && g.length) hs.games = g;
+    const offered = Array.isArray(g) ? g.filter((x) => playable(x.id)) : [];
+    if (offered.length) hs.games = offered;
   } catch { /* keep the built-in list */ }
   if (!hs.games.some((g) => g.id === hs.game)) hs.game = hs.games[0].id;
   renderForm();

@@ -6,9 +6,9 @@ import { h, replace, $ } from '/static/dom.js';
 import { t, onLangChange, langSwitch, refusal } from '/static/i18n.js';
 import { api, savedName, saveName, cleanName } from '/static/api.js';
 import { replayViewer } from '/static/replay.js';
+import { renderers } from '/static/games.js';
 
 const SPECTATOR = -3;
-const renderers = { dicestars: () => import('/static/dicestars.js') };
 
 const tableId = decodeURIComponent(location.pathname.replace(/\/+$/, '').split('/').pop());
 
@@ -24,7 +24,7 @@ const st = {
   retry: 0, // reconnect attempts since the last welcome
   retryAt: 0,
   log: [], // {events, names} or {key, vars}
-  alert: null, // {rule, message} or {text}
+  alert: null, // {rule, message}, {text} or {key}; conn: true = about the connection
   note: '', // polite status (copied link, ...)
   returnReserve: false,
   nextId: 1,
@@ -138,7 +138,8 @@ function renderClock() {
     return;
   }
   const s = Math.max(0, Math.ceil((st.deadlineAt - performance.now()) / 1000));
-  els.clock.textContent = '⏱ ' + t('table.clock', { s });
+  // ◷ rather than an emoji clock: plain fonts (DejaVu) have it.
+  replace(els.clock, h('span', { 'aria-hidden': 'true' }, '◷ '), t('table.clock', { s }));
   els.clock.classList.toggle('low', s <= 10);
 }
 
@@ -146,7 +147,7 @@ function renderAlert() {
   const a = st.alert;
   if (!a) { els.alert.replaceChildren(); els.alert.hidden = true; return; }
   els.alert.hidden = false;
-  const text = a.rule !== undefined ? t('refused', { msg: refusal(a.rule, a.message) }) : a.text;
+  const text = a.rule !== undefined ? t('refused', { msg: refusal(a.rule, a.message) }) : a.key ? t(a.key, a.vars) : a.text;
   replace(els.alert, h('span', { class: 'alert-text' }, text),
     h('button', { type: 'button', class: 'linkish', 'aria-label': '×', onclick: () => { st.alert = null; renderAlert(); } }, '×'));
 }
@@ -190,7 +191,7 @@ function seatLine(x, i) {
   else if (!x.taken) bits.push(t('seat.free'));
   else {
     bits.push(x.connected ? t('seat.online') : t('seat.offline'));
-    if (x.takenOver) bits.push(t('seat.botplays', { bot: t('bot.' + (x.bot || 'greedy')) }));
+    if (x.takenOver) bits.push(t(i === st.seat ? 'seat.botplays.you' : 'seat.botplays', { bot: t('bot.' + (x.bot || 'greedy')) }));
   }
   const online = x.kind === 'bot' || (x.taken && x.connected);
   return h('li', { class: `seat${i === st.seat ? ' me' : ''}${st.turn?.actors?.includes(i) && !st.view?.over ? ' acting' : ''}`, 'data-seat': i },
@@ -295,7 +296,15 @@ function connect() {
   };
   ws.onclose = () => {
     if (ws !== st.ws) return;
+    const was = st.connected;
     st.connected = false;
+    // Our own seat is not connected now, whatever the last presence said;
+    // the others' we will learn again on the welcome.
+    const me = st.seat >= 0 && st.summary?.seats?.[st.seat];
+    if (was && me) {
+      me.connected = false;
+      renderPlayers();
+    }
     scheduleReconnect();
   };
 }
@@ -321,7 +330,7 @@ function reconnectNow() {
 
 function send(msg) {
   if (!st.ws || st.ws.readyState !== WebSocket.OPEN) {
-    st.alert = { text: t('table.reconnecting', { n: 1 }) };
+    st.alert = { key: 'table.notsent', conn: true };
     renderAlert();
     return null;
   }
@@ -377,6 +386,13 @@ async function welcome(msg) {
   st.connected = true;
   st.retry = 0;
   st.retryAt = 0;
+  // A warning about the connection is over once we are back.
+  if (st.alert?.conn) st.alert = null;
+  // Back after missing some updates (a lost connection, a gap): the board
+  // is whole again, but the log lacks those moves; say so.
+  if (st.view && msg.version > st.version) {
+    st.log.push({ key: 'table.log.caughtup', vars: { n: msg.version - st.version } });
+  }
   st.seat = msg.seat;
   st.summary = msg.table;
   st.version = msg.version;
@@ -417,7 +433,9 @@ setInterval(() => {
   renderClock();
   if (!st.connected && st.retryAt) renderConn();
 }, 1000);
-setInterval(() => { if (st.connected) send({ type: 'ping' }); }, 25000);
+setInterval(() => { if (st.connected && st.ws?.readyState === WebSocket.OPEN) send({ type: 'ping' }); }, 25000);
+// The browser says the network is back: do not wait out the backoff.
+window.addEventListener('online', () => { if (!st.connected && st.retryAt) reconnectNow(); });
 
 onLangChange(() => (st.notFound ? notFound() : renderAll()));
 
