@@ -148,7 +148,19 @@ type Game interface {
 type Controller interface {
 	Name() string
 	// Choose returns the seat's next action given its view and legal actions.
+	// A nil action with a nil error means "nothing now": the seat may act
+	// but chooses not to (not challenging a word, abstaining from a vote).
 	Choose(view any, legal []Action) (Action, error)
+}
+
+// Pacer is implemented by controllers whose speed is part of their play
+// (Bookworm: a hard bot answers fast, an easy one hesitates and may run out
+// of time). ThinkMillis says how long, in game time, the bot takes before
+// its action for this view is played; the table waits that long and stamps
+// the move accordingly, so a deadline that passes first wins. Controllers
+// without it act after the table's fixed bot delay.
+type Pacer interface {
+	ThinkMillis(view any) int64
 }
 
 // BotProvider is implemented by games that ship bots. Servers use it to
