@@ -3,6 +3,7 @@
 // tables (the server may already run its rules and scripts).
 export const renderers = {
   dicestars: () => import('/static/dicestars.js'),
+  bookworm: () => import('/static/bookworm.js'),
 };
 
 export function playable(gameId) {

@@ -12,8 +12,10 @@ const hs = {
   games: FALLBACK_GAMES,
   game: 'dicestars',
   players: 2,
-  seats: ['human', 'bot:greedy', 'bot:greedy', 'bot:greedy'],
+  seats: ['human', 'bot:greedy', 'bot:greedy', 'bot:greedy', 'bot:greedy', 'bot:greedy'],
   clock: 0,
+  bwSpecial: true,
+  bwThink: 10,
   soloGrid: 30,
   lists: { open: null, live: null, over: null },
   loadError: '',
@@ -52,6 +54,7 @@ function renderForm() {
   const g = game();
   const gameSel = h('select', { id: 'f-game', onchange: (e) => { hs.game = e.target.value; renderForm(); } },
     hs.games.map((x) => h('option', { value: x.id, selected: x.id === hs.game }, x.title)));
+  hs.players = Math.min(g.maxPlayers, Math.max(g.minPlayers, hs.players));
   const counts = [];
   for (let n = g.minPlayers; n <= g.maxPlayers; n++) counts.push(n);
   const playersSel = h('select', { id: 'f-players', onchange: (e) => { hs.players = Number(e.target.value); renderForm(); } },
@@ -62,6 +65,10 @@ function renderForm() {
     if (i === 0) {
       seatFields.push(h('li', { class: 'seat-field' }, h('span', { class: 'seat-label' }, t('home.seat', { n: 1 })), h('span', null, t('home.seat.you'))));
       continue;
+    }
+    // A bot this game does not have (switching games) becomes its first bot.
+    if (hs.seats[i].startsWith('bot:') && !(g.bots || []).includes(hs.seats[i].slice(4))) {
+      hs.seats[i] = g.bots && g.bots.length ? 'bot:' + (['medium', 'greedy'].find((b) => g.bots.includes(b)) || g.bots[0]) : 'human';
     }
     const sel = h('select', { id: 'f-seat-' + i, onchange: (e) => { hs.seats[i] = e.target.value; } },
       h('option', { value: 'human', selected: hs.seats[i] === 'human' }, t('home.seat.human')),
@@ -74,6 +81,15 @@ function renderForm() {
     ? h('p', { class: 'field' }, h('label', { for: 'f-solo' }, t('home.solo.grid')),
       h('input', { id: 'f-solo', type: 'number', min: 10, max: 60, value: String(hs.soloGrid), oninput: (e) => { hs.soloGrid = Number(e.target.value) || 30; } }))
     : null;
+  const bw = hs.game === 'bookworm' ? [
+    h('p', { class: 'field check' },
+      h('input', { id: 'f-bw-special', type: 'checkbox', checked: hs.bwSpecial, 'aria-describedby': 'bw-special-hint', onchange: (e) => { hs.bwSpecial = e.target.checked; } }),
+      h('label', { for: 'f-bw-special' }, t('home.bw.special'))),
+    h('p', { class: 'muted small', id: 'bw-special-hint' }, t('home.bw.special.hint')),
+    h('p', { class: 'field' }, h('label', { for: 'f-bw-think' }, t('home.bw.think')),
+      h('select', { id: 'f-bw-think', onchange: (e) => { hs.bwThink = Number(e.target.value); } },
+        [5, 10, 15, 20, 30].map((s) => h('option', { value: String(s), selected: s === hs.bwThink }, t('home.bw.think.secs', { n: s }))))),
+  ] : null;
 
   replace(els.form,
     h('h2', { id: 'create-h' }, t('home.create')),
@@ -83,6 +99,7 @@ function renderForm() {
     h('p', { class: 'field' }, h('label', { for: 'f-clock' }, t('home.clock')), clockSel),
     h('p', { class: 'muted small', id: 'clock-hint' }, t('home.clock.hint')),
     solo,
+    bw,
     hs.formError ? h('p', { class: 'error', role: 'alert' }, hs.formError) : h('p', { class: 'sr-only', role: 'status' }, hs.busy ? t('home.creating') : ''),
     h('button', { type: 'submit', class: 'primary big', id: 'create', disabled: hs.busy }, hs.busy ? t('home.creating') : t('home.create.go')));
 }
@@ -109,6 +126,10 @@ async function create() {
   }
   const options = {};
   if (hs.players === 1 && hs.game === 'dicestars' && hs.soloGrid !== 30) options.soloGrid = hs.soloGrid;
+  if (hs.game === 'bookworm') {
+    if (!hs.bwSpecial) options.special = false;
+    if (hs.bwThink !== 10) options.thinkSeconds = hs.bwThink;
+  }
   hs.busy = true;
   hs.formError = '';
   renderForm();

@@ -147,7 +147,7 @@ function renderAlert() {
   const a = st.alert;
   if (!a) { els.alert.replaceChildren(); els.alert.hidden = true; return; }
   els.alert.hidden = false;
-  const text = a.rule !== undefined ? t('refused', { msg: refusal(a.rule, a.message) }) : a.key ? t(a.key, a.vars) : a.text;
+  const text = a.rule !== undefined ? t('refused', { msg: refusal(a.rule, a.message, st.summary?.game) }) : a.key ? t(a.key, a.vars) : a.text;
   replace(els.alert, h('span', { class: 'alert-text' }, text),
     h('button', { type: 'button', class: 'linkish', 'aria-label': '×', onclick: () => { st.alert = null; renderAlert(); } }, '×'));
 }
@@ -240,7 +240,7 @@ function renderBoard() {
   if (!st.view || !st.renderer) { els.board.replaceChildren(); els.actions.replaceChildren(); return; }
   const r = st.renderer;
   const focusKey = document.activeElement?.dataset?.action || document.activeElement?.id;
-  replace(els.board, r.renderBoard(st.view, { seat: st.seat }));
+  replace(els.board, r.renderBoard(st.view, { seat: st.seat, deadlineAt: st.deadlineAt }));
   const canAct = st.seat >= 0 && status() === 'live' && !st.summary?.seats?.[st.seat]?.takenOver;
   const panel = canAct ? r.renderActions(st.view, act, {
     returnReserve: st.returnReserve,
