@@ -3,6 +3,7 @@ package main
 import (
 	"crypto/rand"
 	"encoding/binary"
+	"encoding/json"
 	"fmt"
 	"os"
 	"strings"
@@ -11,7 +12,9 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/spf13/cobra"
 
+	"github.com/dicehall/dicehall/engine"
 	"github.com/dicehall/dicehall/games/all"
+	"github.com/dicehall/dicehall/games/bookworm"
 	"github.com/dicehall/dicehall/tui"
 )
 
@@ -21,6 +24,10 @@ var playFlags struct {
 	soloGrid int
 	botDelay time.Duration
 	record   string
+	// Bookworm only.
+	noSpecial bool
+	think     int
+	countdown int
 }
 
 var playCmd = &cobra.Command{
@@ -37,9 +44,11 @@ Keys are listed on screen; q quits (after asking).`,
 	Example: `  dicehall play dicestars
   dicehall play dicestars --players ann,bob,bot:expert --seed 42
   dicehall play dicestars --players ann --solo-grid 25
-  dicehall play dicestars --players bot:random,bot:greedy --bot-delay 300ms --record game.json`,
+  dicehall play dicestars --players bot:random,bot:greedy --bot-delay 300ms --record game.json
+  dicehall play bookworm --players ann,bot:hard,bot:easy --seed 7
+  dicehall play bookworm --players ann,bob --no-special --think 20 --countdown 5 --record words.json`,
 	Args:      cobra.ExactArgs(1),
-	ValidArgs: []string{"dicestars"},
+	ValidArgs: []string{"dicestars", "bookworm"},
 	RunE:      runPlay,
 }
 
@@ -50,24 +59,26 @@ func init() {
 	f.IntVar(&playFlags.soloGrid, "solo-grid", 0, "cells of the solo grid (solo variant; default: the layout's 30)")
 	f.DurationVar(&playFlags.botDelay, "bot-delay", 700*time.Millisecond, "pause before each bot step (draw, roll, take)")
 	f.StringVar(&playFlags.record, "record", "", "write the game record as JSON to this file at the end (for dicehall replay)")
+	f.BoolVar(&playFlags.noSpecial, "no-special", false, "bookworm: play without the green Special die")
+	f.IntVar(&playFlags.think, "think", 10, "bookworm: seconds of quiet think time at the start of a turn")
+	f.IntVar(&playFlags.countdown, "countdown", 5, "bookworm: seconds of the visible countdown after the think time")
 	rootCmd.AddCommand(playCmd)
 }
 
 func runPlay(cmd *cobra.Command, args []string) error {
 	game := strings.ToLower(args[0])
+	if game == "bookworm" {
+		return runPlayBookworm(cmd)
+	}
 	if game != "dicestars" {
 		if _, ok := all.Registry.Lookup(game); ok {
-			return fmt.Errorf("no terminal client for %s yet (dicestars has one)", game)
+			return fmt.Errorf("no terminal client for %s yet (dicestars and bookworm have one)", game)
 		}
 		return fmt.Errorf("unknown game %q (have %s)", args[0], strings.Join(all.Registry.IDs(), ", "))
 	}
-	seed := playFlags.seed
-	if !cmd.Flags().Changed("seed") {
-		var b [8]byte
-		if _, err := rand.Read(b[:]); err != nil {
-			return err
-		}
-		seed = binary.LittleEndian.Uint64(b[:]) >> 1 // keep it readable as a positive int64 too
+	seed, err := playSeed(cmd)
+	if err != nil {
+		return err
 	}
 	if playFlags.botDelay < 0 {
 		return fmt.Errorf("--bot-delay must not be negative")
@@ -87,6 +98,68 @@ func runPlay(cmd *cobra.Command, args []string) error {
 		return fmt.Errorf("terminal: %w", err)
 	}
 	// Back on the normal screen: leave the result where the player sees it.
+	fmt.Fprintln(os.Stdout, m.Summary())
+	return nil
+}
+
+// playSeed is --seed, or a random seed when none is given.
+func playSeed(cmd *cobra.Command) (uint64, error) {
+	if cmd.Flags().Changed("seed") {
+		return playFlags.seed, nil
+	}
+	var b [8]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		return 0, err
+	}
+	return binary.LittleEndian.Uint64(b[:]) >> 1, nil // keep it readable as a positive int64 too
+}
+
+// runPlayBookworm is `dicehall play bookworm`: the registry's Bookworm (its
+// deck, lexicon and, when it has them, bots) at a real-time terminal table.
+func runPlayBookworm(cmd *cobra.Command) error {
+	g, ok := all.Registry.Lookup("bookworm")
+	if !ok {
+		return fmt.Errorf("bookworm is not registered")
+	}
+	bw, ok := g.(bookworm.Game)
+	if !ok {
+		return fmt.Errorf("bookworm is registered as %T, not bookworm.Game", g)
+	}
+	seed, err := playSeed(cmd)
+	if err != nil {
+		return err
+	}
+	spec := playFlags.players
+	if !cmd.Flags().Changed("players") {
+		spec = tui.DefaultBookwormPlayers
+	}
+	// The bots come with the game when it provides them; without, only
+	// people can play.
+	bots, _ := g.(engine.BotProvider)
+	seats, err := tui.ParseBookwormPlayers(spec, seed, bots)
+	if err != nil {
+		return err
+	}
+	special := !playFlags.noSpecial
+	opts, err := json.Marshal(bookworm.Options{Special: &special, ThinkSeconds: &playFlags.think, CountdownSeconds: &playFlags.countdown})
+	if err != nil {
+		return err
+	}
+	cfg := tui.BookwormConfig{Seats: seats, Seed: seed, Game: bw, Options: opts,
+		RecordPath: playFlags.record, Tick: 100 * time.Millisecond}
+	if cmd.Flags().Changed("bot-delay") {
+		if playFlags.botDelay < 0 {
+			return fmt.Errorf("--bot-delay must not be negative")
+		}
+		cfg.BotDelay = playFlags.botDelay
+	}
+	m, err := tui.NewBookworm(cfg)
+	if err != nil {
+		return err
+	}
+	if _, err := tea.NewProgram(m).Run(); err != nil {
+		return fmt.Errorf("terminal: %w", err)
+	}
 	fmt.Fprintln(os.Stdout, m.Summary())
 	return nil
 }

@@ -1,0 +1,577 @@
+package tui
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/dicehall/dicehall/engine"
+	"github.com/dicehall/dicehall/games/bookworm"
+)
+
+var (
+	styleBWTitle  = lipgloss.NewStyle().Foreground(lipgloss.Color("#ffffff")).Background(lipgloss.Color("#1e6b34")).Bold(true)
+	styleWhiteDie = lipgloss.NewStyle().Foreground(lipgloss.Color("#1a1a1a")).Background(lipgloss.Color("#eeeeee"))
+	styleGreenDie = lipgloss.NewStyle().Foreground(lipgloss.Color("#ffffff")).Background(lipgloss.Color("#1e8449"))
+	styleSelected = lipgloss.NewStyle().Foreground(lipgloss.Color("#1a1a1a")).Background(lipgloss.Color("#f4d03f")).Bold(true)
+	styleCount    = lipgloss.NewStyle().Foreground(lipgloss.Color("#ff5f5f")).Bold(true)
+)
+
+// specialHelp explains each face of the Special die in a line.
+var specialHelp = map[string]string{
+	"turn":  "Turn: the Bookworm turns it to another face, which then holds",
+	"a-z":   "A–Z: any word takes it from the display; it cannot be stolen; 0 points",
+	"not":   "NOT: taken with a word on N, O or T; +2 with another die at the end, −2 alone",
+	"dots":  "••: no word takes it; whoever takes the last white die gets it too; +2",
+	"stack": "Stack: it stays put; dice pile up and only the top die of a pile can be stolen",
+	"?":     "?: instead of a word, take it (key ?) and choose a category from a new card; 0 points",
+}
+
+// faceLabel is how a die face reads on screen.
+func faceLabel(face string) string {
+	switch face {
+	case "a-z":
+		return "A–Z"
+	case "not":
+		return "NOT"
+	case "dots":
+		return "••"
+	case "stack":
+		return "STACK"
+	case "turn":
+		return "TURN"
+	}
+	return face
+}
+
+// bwDie shows a die with its number (its key), face and points; the chosen
+// one is framed ▶ ◀ so it reads without colour too.
+func bwDie(d bookworm.DieReport, selected bool) string {
+	text := fmt.Sprintf("%d %s %dp", d.Die, faceLabel(d.Face), d.Points)
+	if selected {
+		return styleSelected.Render("▶" + text + "◀")
+	}
+	st := styleWhiteDie
+	if d.Special {
+		st = styleGreenDie
+	}
+	return st.Render("[" + text + "]")
+}
+
+// View renders the whole screen.
+func (m *Bookworm) View() tea.View {
+	v := tea.NewView(m.Render())
+	v.AltScreen = true
+	v.WindowTitle = "dicehall · Bookworm"
+	return v
+}
+
+func secs(ms int64) string { return fmt.Sprintf("%.1f s", float64(max(ms, 0))/1000) }
+
+// Render draws the screen as text (with ANSI styles) at the current size.
+func (m *Bookworm) Render() string {
+	w, h := m.width, m.height
+	if w <= 0 {
+		w = defaultWidth
+	}
+	if h <= 0 {
+		h = defaultHeight
+	}
+	v := m.match.SeatView(engine.Spectator)
+	lines := []string{m.bwHeader(v, w)}
+	lines = append(lines, m.cardLines(v)...)
+	lines = append(lines, "", m.displayLine(v), "")
+	lines = append(lines, m.playerLines(v)...)
+	lines = append(lines, m.wordsLines(v, w)...)
+	lines = append(lines, "")
+	switch {
+	case v.Over:
+		lines = append(lines, m.endLines(v)...)
+	case m.pause:
+		lines = append(lines, m.roundLines(v)...)
+	default:
+		lines = append(lines, m.statusLines(v)...)
+	}
+	if msg := m.messageText(); msg != "" {
+		lines = append(lines, msg)
+	}
+	if room := h - 1 - len(lines) - 1; room > 0 && len(m.log) > 0 {
+		lines = append(lines, styleFaint.Render("── what happened "+strings.Repeat("─", max(0, min(w, 60)-17))))
+		lines = append(lines, m.log[max(0, len(m.log)-room):]...)
+	}
+	for len(lines) < h-1 {
+		lines = append(lines, "")
+	}
+	lines = append(lines[:h-1], m.bwHelp())
+	for i, l := range lines {
+		lines[i] = ansi.Truncate(l, w, "…")
+	}
+	return strings.Join(lines, "\n")
+}
+
+func (m *Bookworm) messageText() string {
+	if m.message == "" {
+		return ""
+	}
+	if m.msgIsError {
+		return styleError.Render("✗ " + m.message)
+	}
+	return styleYellow.Render(m.message)
+}
+
+func (m *Bookworm) bwHeader(v *bookworm.View, w int) string {
+	info := fmt.Sprintf("round %d · Bookworm: %s · seed %d", v.Round, v.Bookworm, m.cfg.Seed)
+	left := styleBWTitle.Render(" BOOKWORM ") + " " + styleFaint.Render(info)
+	right := styleFaint.Render(fmt.Sprintf("game time %d:%02d", m.now/60000, m.now/1000%60))
+	gap := max(1, w-lipgloss.Width(left)-lipgloss.Width(right))
+	return left + strings.Repeat(" ", gap) + right
+}
+
+// cardLines shows the category card (the chosen category highlighted) and
+// the Special die's face.
+func (m *Bookworm) cardLines(v *bookworm.View) []string {
+	line := styleBold.Render("Category ")
+	if v.Card == nil {
+		line += styleFaint.Render("no card yet")
+	} else {
+		var parts []string
+		for i, c := range v.Card.Categories {
+			t := fmt.Sprintf("%d %s (%s)", i+1, c.Name, c.Level)
+			if v.Category != nil && v.Category.Index == i {
+				t = styleTurn.Render("▶ " + t + " ◀")
+			} else if v.Category != nil {
+				t = styleFaint.Render(t)
+			}
+			parts = append(parts, t)
+		}
+		line += strings.Join(parts, "   ")
+	}
+	out := []string{line}
+	if v.Special != "" {
+		out = append(out, styleBold.Render("Special ")+specialHelp[v.Special])
+	} else if m.s().NDice > 7 {
+		out = append(out, styleBold.Render("Special ")+styleFaint.Render("not rolled yet"))
+	} else {
+		out = append(out, styleBold.Render("Special ")+styleFaint.Render("played without the Special die"))
+	}
+	return out
+}
+
+func (m *Bookworm) displayLine(v *bookworm.View) string {
+	line := styleBold.Render("Display  ")
+	if len(v.Display) == 0 {
+		return line + styleFaint.Render("empty")
+	}
+	chips := make([]string, len(v.Display))
+	for i, d := range v.Display {
+		chips[i] = bwDie(d, m.choosing() && m.sel == d.Die)
+	}
+	return line + strings.Join(chips, " ")
+}
+
+// choosing reports whether the player on turn is choosing a die.
+func (m *Bookworm) choosing() bool { return m.isHumanTurn() && m.stage == stageDie && !m.pause }
+
+// playerLines is the table of players: dice in the order taken (the top of
+// the pile last, marked), Bookworm cards, points this round, the total.
+func (m *Bookworm) playerLines(v *bookworm.View) []string {
+	nameW := 6
+	for i, p := range v.Players {
+		nameW = max(nameW, len([]rune(m.seatLabel(i, p.Name))))
+	}
+	out := []string{styleFaint.Render(fmt.Sprintf("  %-*s  %-44s %5s %6s %6s", nameW, "player", "dice (first taken → top)", "cards", "round", "total"))}
+	for i, p := range v.Players {
+		mark := "  "
+		if !v.Over && slices.Contains(v.Next, p.Name) {
+			mark = styleTurn.Render("▶ ")
+		}
+		var chips []string
+		pts := p.BookwormCards
+		for j, d := range p.Dice {
+			c := bwDie(d, m.choosing() && m.sel == d.Die)
+			if j == len(p.Dice)-1 {
+				c += "▲"
+			}
+			chips = append(chips, c)
+			pts += d.Points
+		}
+		dice := strings.Join(chips, " ")
+		if len(chips) == 0 {
+			dice = styleFaint.Render("—")
+		}
+		pad := max(0, 44-lipgloss.Width(dice))
+		out = append(out, fmt.Sprintf("%s%-*s  %s%s %5d %6d %6d", mark, nameW, m.seatLabel(i, p.Name), dice, strings.Repeat(" ", pad), p.BookwormCards, pts, p.Total))
+	}
+	return out
+}
+
+func (m *Bookworm) seatLabel(i int, name string) string {
+	l := fmt.Sprintf("%d %s", i+1, name)
+	if s := m.cfg.Seats[i]; s.IsBot() && strings.HasPrefix(strings.ToLower(name), s.BotKind) {
+		l += " (bot)"
+	} else if s.IsBot() {
+		l += " (bot " + s.BotKind + ")"
+	}
+	return l
+}
+
+// wordsLines lists the words named this round with their fate.
+func (m *Bookworm) wordsLines(v *bookworm.View, w int) []string {
+	if len(v.Words) == 0 {
+		return []string{styleBold.Render("Words ") + styleFaint.Render("none named yet this round")}
+	}
+	var parts []string
+	for _, wd := range v.Words {
+		mark := map[string]string{bookworm.WordAccepted: "✓", bookworm.WordRejected: "✗", bookworm.WordPending: "…"}[wd.Status]
+		t := fmt.Sprintf("%s %s (%s)", mark, wd.Word, wd.By)
+		if wd.Status == bookworm.WordRejected {
+			t = styleFaint.Render(t)
+		}
+		parts = append(parts, t)
+	}
+	var out []string
+	line := styleBold.Render("Words")
+	for _, p := range parts {
+		if lipgloss.Width(line)+3+lipgloss.Width(p) > w && lipgloss.Width(line) > 6 {
+			out = append(out, line)
+			line = "     "
+		}
+		line += "   " + p
+	}
+	return append(out, line)
+}
+
+// statusLines say who acts now and how much time is left, and, for the
+// person on turn, the word field.
+func (m *Bookworm) statusLines(v *bookworm.View) []string {
+	s := m.s()
+	var out []string
+	switch s.Phase {
+	case bookworm.PhaseCategory:
+		who := m.name(int(s.Current))
+		what := "is the Bookworm and chooses the category"
+		if s.MidRound {
+			what = "took the ? die and chooses a category on the new card"
+		}
+		line := styleTurn.Render("▶ "+who) + " " + what
+		if m.seat(engine.Seat(s.Current)).IsBot() {
+			line += styleFaint.Render(" (thinking…)")
+		} else {
+			line += ": " + keyHint("1") + " " + keyHint("2") + " " + keyHint("3")
+		}
+		out = append(out, line)
+	case bookworm.PhaseTurnTo:
+		line := styleTurn.Render("▶ "+m.name(int(s.Bookworm))) + " turns the Special die (it rolled Turn)"
+		if !m.seat(engine.Seat(s.Bookworm)).IsBot() {
+			line += ": " + keyHint("1") + " A–Z " + keyHint("2") + " NOT " + keyHint("3") + " •• " + keyHint("4") + " Stack " + keyHint("5") + " ?"
+		}
+		out = append(out, line)
+	case bookworm.PhaseName:
+		out = append(out, styleTurn.Render("▶ "+m.name(int(s.Current)))+" names a word · "+m.clockText(v))
+		if m.isHumanTurn() {
+			out = append(out, m.inputLine())
+		}
+	case bookworm.PhaseChallenge, bookworm.PhaseVote:
+		out = append(out, m.judgingLines(v)...)
+	}
+	return out
+}
+
+// clockText is the turn clock: the quiet think time, then the visible
+// countdown 5-4-3-2-1.
+func (m *Bookworm) clockText(v *bookworm.View) string {
+	if m.now < v.CountdownAt {
+		return styleFaint.Render("think time: the countdown starts in " + secs(v.CountdownAt-m.now))
+	}
+	left := v.Deadline - m.now
+	n := int((v.Deadline - v.CountdownAt + 999) / 1000)
+	cur := int((left + 999) / 1000)
+	var parts []string
+	for i := n; i >= 1; i-- {
+		t := fmt.Sprint(i)
+		switch {
+		case i == cur:
+			t = styleCount.Render("[" + t + "]")
+		case i > cur:
+			t = styleFaint.Render(t)
+		}
+		parts = append(parts, t)
+	}
+	return "COUNTDOWN " + strings.Join(parts, " ")
+}
+
+// inputLine is the word field and the die chosen.
+func (m *Bookworm) inputLine() string {
+	me := m.name(int(m.s().Current))
+	field := m.word
+	if m.stage == stageWord {
+		field += "▌"
+	}
+	line := fmt.Sprintf("%s, your word: %s", me, styleBold.Render(field))
+	if m.stage == stageDie && m.sel >= 0 {
+		g := m.group(m.sel)
+		from := "from the display"
+		if g != int(bookworm.Display) {
+			from = "stolen from " + m.name(g)
+		}
+		line += fmt.Sprintf("   die %d %s %s", m.sel, faceLabel(m.s().FaceName(m.sel)), from)
+		if a := m.nameAction(); a.Letter != 0 {
+			line += fmt.Sprintf(" (as %c)", a.Letter-'a'+'A')
+		}
+		line += " · enter names it"
+	}
+	return line
+}
+
+// judgingLines show the word under judgement: who may still challenge or
+// vote, what they did, the time left, and the keys.
+func (m *Bookworm) judgingLines(v *bookworm.View) []string {
+	j := v.Judging
+	if j == nil {
+		return nil
+	}
+	s := m.s()
+	var waiting []string
+	for _, a := range m.match.Turn().Actors {
+		l := fmt.Sprintf("%d %s", int(a)+1, m.name(int(a)))
+		if m.seat(a).IsBot() {
+			l += " (bot)"
+		}
+		waiting = append(waiting, l)
+	}
+	face := faceLabel(s.FaceName(j.Die))
+	var out []string
+	if s.Phase == bookworm.PhaseChallenge {
+		out = append(out, fmt.Sprintf("%s %q by %s for die %d %s — not in the word list: challenge it? %s left",
+			styleTurn.Render("▶ Judging"), j.Word, j.Speaker, j.Die, face, secs(v.Deadline-m.now)))
+		line := "may challenge: " + strings.Join(waiting, ", ")
+		if len(j.Allowed) > 0 {
+			line += " · let it pass: " + strings.Join(j.Allowed, ", ")
+		}
+		out = append(out, line)
+		if hs := m.humanActors(); len(hs) > 0 {
+			out = append(out, m.whoPrompt(hs, "c challenges", "a lets it pass", "challenge", "allow"))
+		}
+		return out
+	}
+	out = append(out, fmt.Sprintf("%s on %q by %s (challenged by %s) — %s left",
+		styleTurn.Render("▶ Vote"), j.Word, j.Speaker, j.Challenger, secs(v.Deadline-m.now)))
+	var acc, rej []string
+	for _, p := range v.Players {
+		switch j.Votes[p.Name] {
+		case "accept":
+			acc = append(acc, p.Name)
+		case "reject":
+			rej = append(rej, p.Name)
+		}
+	}
+	none := func(x []string) string {
+		if len(x) == 0 {
+			return "—"
+		}
+		return strings.Join(x, ", ")
+	}
+	out = append(out, fmt.Sprintf("accept: %s · reject: %s · still to vote: %s", none(acc), none(rej), none(waiting)))
+	if hs := m.humanActors(); len(hs) > 0 {
+		out = append(out, m.whoPrompt(hs, "y accepts", "n rejects", "accept", "reject"))
+	}
+	return out
+}
+
+// whoPrompt tells the people at the keyboard how to act: the verb key
+// alone when one person may act, else the verb key then the seat number.
+func (m *Bookworm) whoPrompt(hs []engine.Seat, k1, k2, v1, v2 string) string {
+	if len(hs) == 1 {
+		return fmt.Sprintf("%s: %s, %s", m.name(int(hs[0])), k1, k2)
+	}
+	if m.verb == v1 || m.verb == v2 {
+		var seats []string
+		for _, h := range hs {
+			seats = append(seats, fmt.Sprintf("%d %s", int(h)+1, m.name(int(h))))
+		}
+		return styleYellowB.Render(fmt.Sprintf("who %ss? press the seat number: %s (esc cancels)", m.verb, strings.Join(seats, " · ")))
+	}
+	var seats []string
+	for _, h := range hs {
+		seats = append(seats, fmt.Sprintf("%s %d", m.name(int(h)), int(h)+1))
+	}
+	return fmt.Sprintf("%s or %s, then the seat number (%s)", k1, k2, strings.Join(seats, ", "))
+}
+
+// roundLines is the summary of the round just over.
+func (m *Bookworm) roundLines(v *bookworm.View) []string {
+	lr := v.LastRound
+	if lr == nil {
+		return nil
+	}
+	how := lr.Ender + " took the last white die from the display"
+	if lr.Failer != "" {
+		how = lr.Failer + " found no word in time"
+	}
+	out := []string{styleTurn.Render(fmt.Sprintf("Round %d is over: %s.", lr.Round, how))}
+	out = append(out, m.scoreLines(v, lr)...)
+	if len(m.humans()) > 0 {
+		out = append(out, fmt.Sprintf("%s starts round %d as the Bookworm · press %s", v.Bookworm, v.Round, keyHint("enter")))
+	} else {
+		out = append(out, fmt.Sprintf("%s starts round %d as the Bookworm in a moment", v.Bookworm, v.Round))
+	}
+	return out
+}
+
+func (m *Bookworm) scoreLines(v *bookworm.View, lr *bookworm.RoundReport) []string {
+	var out []string
+	for i, sc := range lr.Scores {
+		line := fmt.Sprintf("  %-12s dice %2d  cards %d  special %+d", v.Players[i].Name, sc.Dots, sc.Cards, sc.Special)
+		if sc.Penalty != 0 {
+			line += fmt.Sprintf("  penalty %d", sc.Penalty)
+		}
+		out = append(out, fmt.Sprintf("%-58s round %+3d   total %3d", line, sc.Total, v.Players[i].Total))
+	}
+	return out
+}
+
+// endLines show the final totals and the winners.
+func (m *Bookworm) endLines(v *bookworm.View) []string {
+	out := []string{styleWin.Render(fmt.Sprintf("Game over after %d rounds: %s.", len(v.Rounds), winnersText(v.Winners)))}
+	if v.LastRound != nil {
+		out = append(out, styleFaint.Render(fmt.Sprintf("The last round, round %d:", v.LastRound.Round)))
+		out = append(out, m.scoreLines(v, v.LastRound)...)
+	}
+	if m.saved != "" {
+		out = append(out, "record saved to "+m.saved)
+	}
+	return out
+}
+
+func (m *Bookworm) bwHelp() string {
+	k := keyHint
+	var parts []string
+	s := m.s()
+	switch {
+	case s.Over():
+		parts = []string{k("s") + " save the record", k("q") + " quit"}
+	case m.pause:
+		parts = []string{k("enter") + " next round", k("q") + " quit"}
+	case m.isHumanTurn() && m.stage == stageWord:
+		parts = []string{"type the word", k("enter") + " its die", k("0-7") + " die", k("?") + " take ?", k("esc") + " clear", k("ctrl+g") + " give up", k("ctrl+c") + " quit"}
+	case m.isHumanTurn():
+		parts = []string{k("←/→") + " die", k("s") + " steal", k("0-7") + " die", k("enter") + " name it", k("esc") + " edit word", k("ctrl+c") + " quit"}
+	case s.Phase == bookworm.PhaseChallenge:
+		parts = []string{k("c") + " challenge", k("a") + " let pass", "then " + k("seat number"), k("q") + " quit"}
+	case s.Phase == bookworm.PhaseVote:
+		parts = []string{k("y") + " accept", k("n") + " reject", "then " + k("seat number"), k("q") + " quit"}
+	case s.Phase == bookworm.PhaseCategory && !m.seat(engine.Seat(s.Current)).IsBot():
+		parts = []string{k("1") + " " + k("2") + " " + k("3") + " choose the category", k("q") + " quit"}
+	case s.Phase == bookworm.PhaseTurnTo && !m.seat(engine.Seat(s.Bookworm)).IsBot():
+		parts = []string{k("1-5") + " turn the Special die", k("q") + " quit"}
+	default:
+		parts = []string{k("q") + " quit"}
+	}
+	return strings.Join(parts, "  ")
+}
+
+// logEvents turns the engine's events into log lines.
+func (m *Bookworm) logEvents(evs []engine.Event) {
+	for _, e := range evs {
+		who := m.who(e.Seat)
+		switch d := e.Data.(type) {
+		case bookworm.CardEvent:
+			names := make([]string, 3)
+			for i, c := range d.Card.Categories {
+				names[i] = c.Name
+			}
+			m.logf("new category card: %s", strings.Join(names, " / "))
+		case bookworm.CategoryEvent:
+			m.logf("%s chose %s (%s)", who, d.Category.Name, d.Category.Level)
+		case bookworm.RollEvent:
+			faces := make([]string, len(d.Faces))
+			for i, f := range d.Faces {
+				faces[i] = faceLabel(f)
+			}
+			m.logf("the dice show %s", strings.Join(faces, " "))
+		case bookworm.SpecialEvent:
+			m.logf("%s turned the Special die to %s", who, faceLabel(d.Face))
+		case bookworm.WordEvent:
+			m.speaker = e.Seat
+			m.logf("%s: %q for die %d (%s)", who, d.Word, d.Die, d.Letter)
+		case bookworm.WindowEvent:
+			m.logf("the word list does not know it: anyone may challenge")
+		case bookworm.ChallengeEvent:
+			m.logf("%s challenges %q: vote!", who, d.Word)
+		case bookworm.VoteEvent:
+			m.logf("%s votes %s", who, map[bool]string{true: "accept", false: "reject"}[d.Accept])
+		case bookworm.VerdictEvent:
+			res := "it stands"
+			if !d.Accepted {
+				res = "rejected: try another word"
+			}
+			m.logf("vote on %q: %d accept, %d reject, %d abstain: %s", d.Word, d.Accept, d.Reject, d.Abstain, res)
+		case bookworm.TakeEvent:
+			// A die always goes to the speaker of the last word, also when
+			// a timeout or the last vote made the move.
+			if e.Kind != "question" {
+				who = m.who(m.speaker)
+			}
+			switch {
+			case e.Kind == "question":
+				m.logf("%s took the ? die: a new card", who)
+			case d.Bonus:
+				m.logf("%s also gets the •• die", who)
+			case e.Kind == "steal":
+				m.logf("%s stole die %d (%s) from %s, who gets a Bookworm card", who, d.Die, faceLabel(d.Face), m.who(engine.Seat(d.From)))
+			default:
+				m.logf("%s took die %d (%s)", who, d.Die, faceLabel(d.Face))
+			}
+		case bookworm.TimeoutEvent:
+			if d.Phase == "challenge" {
+				m.logf("nobody challenged: the word stands")
+			} else if d.Phase == "vote" {
+				m.logf("the vote's time is up")
+			}
+		case bookworm.FailEvent:
+			if d.Reason == "timeout" {
+				m.logf("%s ran out of time", m.name(d.Seat))
+			} else {
+				m.logf("%s gave up", m.name(d.Seat))
+			}
+		case bookworm.RoundEndEvent:
+			parts := make([]string, len(d.Scores))
+			for i, sc := range d.Scores {
+				parts[i] = fmt.Sprintf("%s %+d", m.name(i), sc.Total)
+			}
+			m.logf("round %d over: %s", d.Round, strings.Join(parts, ", "))
+		case bookworm.GameOverEvent:
+			w := make([]string, len(d.Winners))
+			for i, p := range d.Winners {
+				w[i] = m.name(p)
+			}
+			m.logf("game over: %s", winnersText(w))
+		}
+		if e.Kind == "allow" {
+			m.logf("%s lets it pass", who)
+		}
+	}
+}
+
+// Summary is the line printed after the program ends.
+func (m *Bookworm) Summary() string {
+	v := m.match.SeatView(engine.Spectator)
+	parts := make([]string, len(v.Players))
+	for i, p := range v.Players {
+		parts[i] = fmt.Sprintf("%s %d", p.Name, p.Total)
+	}
+	line := "Bookworm: " + strings.Join(parts, ", ")
+	if v.Over {
+		line += " — " + winnersText(v.Winners)
+	} else {
+		line += " (not finished)"
+	}
+	if m.saved != "" {
+		line += "; record: " + m.saved
+	}
+	return line
+}
