@@ -47,8 +47,9 @@ type table struct {
 	lastAt   int64
 	conns    map[*conn]struct{}
 	ctrls    map[engine.Seat]botCtrl
-	thinking map[engine.Seat]bool
-	ctrlGen  map[engine.Seat]int // bumped when a seat changes hands, to drop stale bot moves
+	plans    map[engine.Seat]*botPlan // each bot seat's decision for the current version
+	ctrlGen  map[engine.Seat]int      // bumped when a seat changes hands, to drop stale bot moves
+	handedAt map[engine.Seat]int64    // game time a bot last took a seat over
 	clocks   map[engine.Seat]time.Time
 	failedDL map[engine.Deadline]bool
 	timer    Timer
@@ -119,8 +120,8 @@ func (s *Server) newTable(meta store.Table) (*table, error) {
 		s: s, log: s.log.With("table", meta.ID), id: meta.ID, game: g, bots: bots,
 		inbox: make(chan func(), s.cfg.InboxSize), ctx: ctx, stop: stop, done: make(chan struct{}),
 		meta: meta, set: set,
-		conns: map[*conn]struct{}{}, ctrls: map[engine.Seat]botCtrl{}, thinking: map[engine.Seat]bool{},
-		ctrlGen: map[engine.Seat]int{}, clocks: map[engine.Seat]time.Time{}, failedDL: map[engine.Deadline]bool{},
+		conns: map[*conn]struct{}{}, ctrls: map[engine.Seat]botCtrl{}, plans: map[engine.Seat]*botPlan{},
+		ctrlGen: map[engine.Seat]int{}, handedAt: map[engine.Seat]int64{}, clocks: map[engine.Seat]time.Time{}, failedDL: map[engine.Deadline]bool{},
 	}, nil
 }
 
@@ -320,7 +321,9 @@ func (t *table) commit(first *engine.Move) error {
 	}
 	at := t.gameTime()
 	if first != nil {
-		first.At = max(first.At, at)
+		// Callers stamp the move (a paced bot plays at the moment its think
+		// time ended, even if the actor runs later); time never goes back.
+		first.At = max(first.At, t.lastAt)
 		at = first.At
 		ev, err := next.Apply(*first)
 		if err != nil {
@@ -372,14 +375,17 @@ func (t *table) commit(first *engine.Move) error {
 	}
 	t.updateClocks()
 	t.publish() // before anyone hears of the move, so a summary fetched on an update is as new
-	deadline := t.deadlineMs()
+	deadlines := map[engine.Seat]int64{}
+	for _, seat := range watchers {
+		deadlines[seat] = t.deadlineMs(seat)
+	}
 	for i, c := range batch {
 		v := t.version - len(batch) + i + 1
 		msgs := map[engine.Seat][]byte{}
 		for seat, view := range c.views {
 			msgs[seat] = mustJSON(updateMsg{Type: "update", Version: v,
 				Move: wireMove{Seat: c.move.Seat, Action: c.move.Action}, Events: c.events,
-				View: view, Turn: c.turn, Deadline: deadline})
+				View: view, Turn: c.turn, Deadline: deadlines[seat]})
 		}
 		for cn := range t.conns {
 			cn.enqueue(msgs[cn.seat])
@@ -440,9 +446,10 @@ func (t *table) afterChange() {
 		}
 		return // commit ran afterChange again on success
 	}
+	t.dropStalePlans() // before the timer is armed: stale paced moves need no wake-up
 	t.updateClocks()
 	for _, seat := range turn.Actors {
-		if t.botControlled(seat) && !t.thinking[seat] {
+		if t.botControlled(seat) && t.needsDecision(seat) {
 			t.startBot(seat)
 		}
 	}
@@ -499,78 +506,25 @@ func (t *table) controller(seat engine.Seat) (engine.Controller, error) {
 	return ctrl, nil
 }
 
-// startBot lets the seat's bot decide on a copy of the state, away from the
-// actor; the choice comes back through the inbox.
-func (t *table) startBot(seat engine.Seat) {
-	ctrl, err := t.controller(seat)
-	if err != nil {
-		t.log.Error("no bot for seat", "seat", int(seat), "err", err)
-		return
-	}
-	t.thinking[seat] = true
-	clone, version, gen := t.state.Clone(), t.version, t.ctrlGen[seat]
-	delay := t.s.cfg.BotDelay
-	if t.set.BotDelayMs != nil {
-		delay = time.Duration(*t.set.BotDelayMs) * time.Millisecond
-	}
-	t.botWG.Add(1)
-	go func() {
-		defer t.botWG.Done()
-		if delay > 0 {
-			tm := time.NewTimer(delay)
-			select {
-			case <-tm.C:
-			case <-t.ctx.Done():
-				tm.Stop()
-				return
-			}
-		}
-		legal := clone.Legal(seat)
-		a, err := ctrl.Choose(clone.View(seat), legal)
-		if err == nil && a == nil {
-			err = errors.New("the bot chose nothing")
-		}
-		_ = t.postWait(t.ctx, func() { t.botMoved(seat, gen, version, a, err, legal) })
-	}()
-}
-
-func (t *table) botMoved(seat engine.Seat, gen, version int, a engine.Action, err error, legal []engine.Action) {
-	t.thinking[seat] = false
-	if version != t.version || gen != t.ctrlGen[seat] || !t.botControlled(seat) || !t.live() {
-		t.afterChange() // the table moved on: decide again if still needed
-		return
-	}
-	if err != nil {
-		t.log.Error("bot failed; playing its first legal action", "seat", int(seat), "err", err)
-	} else if err = t.commit(&engine.Move{Seat: seat, Action: a}); err == nil || errors.Is(err, errStore) {
-		return
-	} else {
-		t.log.Error("bot move refused; playing its first legal action", "seat", int(seat), "err", err)
-	}
-	if len(legal) == 0 {
-		return
-	}
-	if err := t.commit(&engine.Move{Seat: seat, Action: legal[0]}); err != nil {
-		t.log.Error("bot seat stuck", "seat", int(seat), "err", err)
-	}
-}
-
 // ---- clocks
 
 // updateClocks starts the turn clock of each human seat that has just become
 // able to act and drops the clocks of seats that acted, then arms the timer.
+// A seat the rules already time (a deadline in Turn.Deadlines names it) gets
+// no turn clock: the rules say what its lateness means, and a second clock
+// would hand a slow player to a bot in the middle of the rules' own countdown.
 func (t *table) updateClocks() {
 	turn := t.state.Turn()
 	running := t.live() && !turn.Over && !turn.Chance && t.set.TurnSeconds > 0
 	for seat := range t.clocks {
-		if !running || !turn.Has(seat) || !t.humanControlled(seat) {
+		if !running || !turn.Has(seat) || !t.humanControlled(seat) || ruleTimed(turn, seat) {
 			delete(t.clocks, seat)
 		}
 	}
 	if running {
 		now := t.s.clock.Now()
 		for _, seat := range turn.Actors {
-			if _, ok := t.clocks[seat]; !ok && t.humanControlled(seat) {
+			if _, ok := t.clocks[seat]; !ok && t.humanControlled(seat) && !ruleTimed(turn, seat) {
 				t.clocks[seat] = now.Add(time.Duration(t.set.TurnSeconds) * time.Second)
 			}
 		}
@@ -578,8 +532,14 @@ func (t *table) updateClocks() {
 	t.armTimer()
 }
 
-// nextDeadline is the earliest moment the table must act by itself.
-func (t *table) nextDeadline() (time.Time, bool) {
+// ruleTimed reports whether the rules name a deadline for seat.
+func ruleTimed(turn engine.Turn, seat engine.Seat) bool {
+	return slices.ContainsFunc(turn.Deadlines, func(d engine.Deadline) bool { return d.Seat == seat })
+}
+
+// nextDeadline is the earliest running clock (turn clock or rule deadline);
+// only those of seat when only is true.
+func (t *table) nextDeadline(seat engine.Seat, only bool) (time.Time, bool) {
 	var next time.Time
 	found := false
 	consider := func(at time.Time) {
@@ -587,25 +547,52 @@ func (t *table) nextDeadline() (time.Time, bool) {
 			next, found = at, true
 		}
 	}
-	for _, at := range t.clocks {
-		consider(at)
+	for s, at := range t.clocks {
+		if !only || s == seat {
+			consider(at)
+		}
 	}
 	if t.live() {
 		for _, d := range t.state.Turn().Deadlines {
-			if !t.failedDL[d] {
-				consider(t.meta.Created.Add(time.Duration(d.At) * time.Millisecond))
+			if !t.failedDL[d] && (!only || d.Seat == seat) {
+				consider(t.ruleTime(d.At))
 			}
 		}
 	}
 	return next, found
 }
 
-func (t *table) deadlineMs() int64 {
-	next, ok := t.nextDeadline()
+// ruleTime turns game time (ms since the table was created) into a moment.
+func (t *table) ruleTime(ms int64) time.Time {
+	return t.meta.Created.Add(time.Duration(ms) * time.Millisecond)
+}
+
+// deadlineMs is the deadline field for a connection of seat: the seat's own
+// soonest clock when one runs, else the soonest at the table (what a
+// spectator, or a player waiting for a vote on their word, watches).
+func (t *table) deadlineMs(seat engine.Seat) int64 {
+	next, ok := t.nextDeadline(seat, true)
+	if !ok {
+		next, ok = t.nextDeadline(seat, false)
+	}
 	if !ok {
 		return 0
 	}
 	return max(1, next.Sub(t.s.clock.Now()).Milliseconds())
+}
+
+// nextWake is when the actor must next run by itself: a clock or deadline,
+// or a paced bot's move falling due.
+func (t *table) nextWake() (time.Time, bool) {
+	next, found := t.nextDeadline(0, false)
+	for _, p := range t.plans {
+		if p.pending != nil {
+			if at := t.ruleTime(p.pending.At); !found || at.Before(next) {
+				next, found = at, true
+			}
+		}
+	}
+	return next, found
 }
 
 func (t *table) stopTimer() {
@@ -616,7 +603,7 @@ func (t *table) stopTimer() {
 }
 
 func (t *table) armTimer() {
-	next, ok := t.nextDeadline()
+	next, ok := t.nextWake()
 	if !ok {
 		t.stopTimer()
 		return
@@ -631,8 +618,9 @@ func (t *table) armTimer() {
 	})
 }
 
-// tick acts on every deadline that has passed: an expired turn clock hands
-// the seat to a bot; an expired rule deadline becomes a timeout action.
+// tick acts on everything that has fallen due: an expired turn clock hands
+// the seat to a bot; paced bot moves and rule deadlines are played in the
+// order of their times.
 func (t *table) tick() {
 	t.timer = nil
 	if !t.live() {
@@ -645,11 +633,49 @@ func (t *table) tick() {
 			t.takeOver(seat, "clock")
 		}
 	}
-	gameNow := now.Sub(t.meta.Created).Milliseconds()
-	for _, d := range t.state.Turn().Deadlines {
-		if d.At <= gameNow && !t.failedDL[d] {
-			t.systemTimeout(d)
-			break // the state changed: its deadlines are read again below
+	t.runDue()
+}
+
+// maxDueSteps bounds the moves one wake-up plays (rules whose timeout never
+// moves the deadline must not spin the actor; the timer fires again).
+const maxDueSteps = 64
+
+// runDue plays, earliest first, every paced bot move and rule timeout whose
+// time has come. A bot move stamped at or before a deadline goes first (the
+// rules let a move at the deadline itself count); a deadline that passed
+// before the bot's think time ended wins, and the bot's decision goes stale.
+func (t *table) runDue() {
+	for range maxDueSteps {
+		if !t.live() || t.retrying {
+			break
+		}
+		gameNow := t.s.clock.Now().Sub(t.meta.Created).Milliseconds()
+		var (
+			dl      *engine.Deadline
+			botSeat engine.Seat
+			bot     *botPlan
+		)
+		for _, d := range t.state.Turn().Deadlines {
+			if d.At <= gameNow && !t.failedDL[d] && (dl == nil || d.At < dl.At) {
+				dl = &d
+			}
+		}
+		for seat, p := range t.plans {
+			if p.pending == nil || !t.current(seat, p) || p.pending.At > gameNow {
+				continue
+			}
+			if bot == nil || p.pending.At < bot.pending.At || p.pending.At == bot.pending.At && seat < botSeat {
+				botSeat, bot = seat, p
+			}
+		}
+		switch {
+		case bot != nil && (dl == nil || bot.pending.At <= dl.At):
+			t.playBot(botSeat, bot)
+		case dl != nil:
+			t.systemTimeout(*dl)
+		default:
+			t.afterChange()
+			return
 		}
 	}
 	t.afterChange()
@@ -690,6 +716,7 @@ func (t *table) takeOver(seat engine.Seat, why string) error {
 	}
 	t.log.Info("seat taken over by a bot", "seat", int(seat), "bot", kind, "why", why)
 	t.ctrlGen[seat]++
+	t.handedAt[seat] = t.gameTime()
 	delete(t.clocks, seat)
 	t.seatChanged(seat)
 	return nil
@@ -777,7 +804,7 @@ func (t *table) welcome(c *conn) {
 		return
 	}
 	c.enqueue(mustJSON(welcomeMsg{Type: "welcome", Seat: c.seat, Table: t.publish(), Version: t.version,
-		View: view, Turn: wireTurn(t.state.Turn()), Deadline: t.deadlineMs()}))
+		View: view, Turn: wireTurn(t.state.Turn()), Deadline: t.deadlineMs(c.seat)}))
 }
 
 // ---- requests from connections (run in the actor)
@@ -854,7 +881,7 @@ func (t *table) act(c *conn, m clientMsg, a engine.Action) {
 	case m.Version != nil && *m.Version != t.version:
 		t.refuse(c, m.ID, "stale", fmt.Sprintf("the table has moved on since version %d (it is at %d): look again", *m.Version, t.version))
 	default:
-		if err := t.commit(&engine.Move{Seat: c.seat, Action: a}); err != nil {
+		if err := t.commit(&engine.Move{Seat: c.seat, At: t.gameTime(), Action: a}); err != nil {
 			t.refuseErr(c, m.ID, err)
 		}
 	}
