@@ -13,6 +13,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/dicehall/dicehall/engine"
+	"github.com/dicehall/dicehall/games/all"
+	"github.com/dicehall/dicehall/games/bookworm"
 	"github.com/dicehall/dicehall/games/dicestars"
 	"github.com/dicehall/dicehall/sim"
 )
@@ -24,6 +26,7 @@ var simFlags struct {
 	workers int
 	json    bool
 	plot    string
+	options string
 }
 
 var simCmd = &cobra.Command{
@@ -38,22 +41,29 @@ from game to game so that every bot starts equally often; the results depend
 only on --seed and --games, not on --workers. One bot alone plays the solo
 variant against the virtual opponent.
 
-Only dicestars has bots so far: random, greedy, expert.`,
+Games with bots: dicestars (random, greedy, expert; default expert,greedy)
+and bookworm (easy, medium, hard; 2 to 6 bots, default hard,medium,easy).
+Bookworm is played on a simulated clock: each bot takes the time it says
+it thinks, and a turn whose deadline passes first fails as at a real table.
+--options passes Bookworm's table options (JSON, as for a table).`,
 	Example: `  dicehall sim dicestars --bots expert,greedy --games 2000 --seed 1
   dicehall sim dicestars --bots expert --games 500 --json
-  dicehall sim dicestars --bots greedy,random --plot scores.png`,
+  dicehall sim dicestars --bots greedy,random --plot scores.png
+  dicehall sim bookworm --bots hard,medium,easy --games 1000 --seed 1
+  dicehall sim bookworm --bots hard,easy --options '{"special": false}'`,
 	Args: cobra.ExactArgs(1),
 	RunE: runSim,
 }
 
 func init() {
 	f := simCmd.Flags()
-	f.StringVar(&simFlags.bots, "bots", "expert,greedy", "comma-separated bot kinds, one per seat (one bot = solo)")
+	f.StringVar(&simFlags.bots, "bots", "expert,greedy", "comma-separated bot kinds, one per seat (one bot = solo); bookworm's default is hard,medium,easy")
 	f.IntVar(&simFlags.games, "games", 1000, "number of games")
 	f.Uint64Var(&simFlags.seed, "seed", 1, "master seed; game i uses an independent seed derived from it")
 	f.IntVar(&simFlags.workers, "workers", 0, "parallel games (0 = GOMAXPROCS)")
 	f.BoolVar(&simFlags.json, "json", false, "print the report as JSON")
 	f.StringVar(&simFlags.plot, "plot", "", "draw the score distributions to this image file (.png, .svg, .pdf)")
+	f.StringVar(&simFlags.options, "options", "", "bookworm: the table options as JSON, e.g. '{\"special\": false}'")
 	rootCmd.AddCommand(simCmd)
 }
 
@@ -64,7 +74,12 @@ type simGame struct {
 	share   []float64 // 1 for a win, 1/k for a win shared by k, 0 for a loss
 	solo    int       // virtual opponent's score (solo)
 	soloGot bool      // solo: the grid filled up
+	bw      []bookwormTally
+	rounds  int // bookworm: rounds played
 }
+
+// bookwormTally is what one bot entry did in one game of Bookworm.
+type bookwormTally struct{ words, steals, questions, fails, late int }
 
 // SimReport is the JSON form of the report.
 type SimReport struct {
@@ -74,6 +89,8 @@ type SimReport struct {
 	Solo    bool           `json:"solo"`
 	Bots    []SimBotReport `json:"bots"`
 	Elapsed string         `json:"-"`
+	// Bookworm only: the mean number of rounds per game.
+	Rounds *float64 `json:"roundsPerGame,omitempty"`
 }
 
 // SimBotReport is one bot entry's results. WinRate counts a win shared by k
@@ -89,19 +106,57 @@ type SimBotReport struct {
 	// the virtual opponent's mean score.
 	GridLosses   *int     `json:"gridLosses,omitempty"`
 	OpponentMean *float64 `json:"opponentMean,omitempty"`
+	// Bookworm only: per-game means of what the bot did.
+	Bookworm *SimBookworm `json:"bookworm,omitempty"`
+}
+
+// SimBookworm is a Bookworm bot's play, as means per game: words named,
+// dice stolen, ? dice taken, turns failed on the clock, and of those the
+// turns where its word came too late.
+type SimBookworm struct {
+	Words     float64 `json:"words"`
+	Steals    float64 `json:"steals"`
+	Questions float64 `json:"questions"`
+	Fails     float64 `json:"fails"`
+	Late      float64 `json:"late"`
 }
 
 func runSim(cmd *cobra.Command, args []string) error {
-	if args[0] != "dicestars" {
-		return &exitError{code: 2, err: fmt.Errorf("sim: no bots for game %q (only dicestars)", args[0])}
+	game := args[0]
+	if game != "dicestars" && game != "bookworm" {
+		return &exitError{code: 2, err: fmt.Errorf("sim: no bots for game %q (only dicestars and bookworm)", game)}
 	}
-	kinds := strings.Split(simFlags.bots, ",")
-	if len(kinds) < 1 || len(kinds) > dicestars.MaxPlayers {
-		return &exitError{code: 2, err: fmt.Errorf("sim: %d bots, want 1 to %d", len(kinds), dicestars.MaxPlayers)}
+	if game != "bookworm" && simFlags.options != "" {
+		return &exitError{code: 2, err: fmt.Errorf("sim: --options is for bookworm")}
+	}
+	bots := simFlags.bots
+	if game == "bookworm" && !cmd.Flags().Changed("bots") {
+		bots = "hard,medium,easy"
+	}
+	kinds := strings.Split(bots, ",")
+	minBots, maxBots := 1, dicestars.MaxPlayers
+	if game == "bookworm" {
+		minBots, maxBots = bookworm.MinPlayers, bookworm.MaxPlayers
+	}
+	if len(kinds) < minBots || len(kinds) > maxBots {
+		return &exitError{code: 2, err: fmt.Errorf("sim: %d bots, want %d to %d", len(kinds), minBots, maxBots)}
+	}
+	// Bookworm's bots know the words of the lexicon the registry's game
+	// judges with, as at a served table.
+	var bw bookworm.Game
+	if game == "bookworm" {
+		g, _ := all.Registry.Lookup(game)
+		bw = g.(bookworm.Game)
 	}
 	for i, k := range kinds {
 		kinds[i] = strings.ToLower(strings.TrimSpace(k))
-		if _, err := dicestars.NewBot(kinds[i], 0); err != nil {
+		var err error
+		if game == "bookworm" {
+			_, err = bw.NewBot(kinds[i], 0)
+		} else {
+			_, err = dicestars.NewBot(kinds[i], 0)
+		}
+		if err != nil {
 			return &exitError{code: 2, err: fmt.Errorf("sim: %w", err)}
 		}
 	}
@@ -111,6 +166,15 @@ func runSim(cmd *cobra.Command, args []string) error {
 	n := len(kinds)
 	play := func(i int) (simGame, error) {
 		return playDiceStars(kinds, simFlags.seed, i)
+	}
+	if game == "bookworm" {
+		options := json.RawMessage(simFlags.options)
+		if _, err := bookworm.ParseOptions(options); err != nil {
+			return &exitError{code: 2, err: fmt.Errorf("sim: %w", err)}
+		}
+		play = func(i int) (simGame, error) {
+			return playBookworm(bw, kinds, options, simFlags.seed, i)
+		}
 	}
 
 	stderr := cmd.ErrOrStderr()
@@ -125,7 +189,7 @@ func runSim(cmd *cobra.Command, args []string) error {
 	if err != nil {
 		return fmt.Errorf("sim: %w", err)
 	}
-	rep := summarizeSim(kinds, results)
+	rep := summarizeSim(game, kinds, results)
 	rep.Elapsed = time.Since(start).Round(time.Millisecond).String()
 
 	if simFlags.plot != "" {
@@ -136,7 +200,7 @@ func runSim(cmd *cobra.Command, args []string) error {
 				series[b].Values = append(series[b].Values, float64(g.scores[b]))
 			}
 		}
-		title := fmt.Sprintf("Dice Stars scores, %d games, seed %d", simFlags.games, simFlags.seed)
+		title := fmt.Sprintf("%s scores, %d games, seed %d", simTitle(game), simFlags.games, simFlags.seed)
 		if err := sim.PlotDistributions(simFlags.plot, title, "final score", series, 40); err != nil {
 			return err
 		}
@@ -194,9 +258,64 @@ func playDiceStars(kinds []string, master uint64, i int) (simGame, error) {
 	return g, nil
 }
 
-func summarizeSim(kinds []string, results []simGame) SimReport {
+// simTitle is the game's name for people.
+func simTitle(game string) string {
+	if game == "bookworm" {
+		return "Bookworm"
+	}
+	return "Dice Stars"
+}
+
+// playBookworm plays game i like playDiceStars: seats rotated by i, chance
+// from stream 0 of the game seed and bot p from stream p+1. PlayBots runs
+// it on a simulated clock, so the outcome depends on the seeds alone.
+func playBookworm(g bookworm.Game, kinds []string, options json.RawMessage, master uint64, i int) (simGame, error) {
 	n := len(kinds)
-	rep := SimReport{Game: "dicestars", Games: len(results), Seed: simFlags.seed, Solo: n == 1}
+	seed := engine.SplitSeed(master, uint64(i))
+	names := make([]string, n)
+	bots := make([]engine.Controller, n)
+	entry := make([]int, n) // seat -> bot entry
+	for p := range n {
+		entry[p] = (p + i) % n
+		names[p] = fmt.Sprintf("%s#%d", kinds[entry[p]], entry[p])
+		var err error
+		if bots[p], err = g.NewBot(kinds[entry[p]], engine.SplitSeed(seed, uint64(p+1))); err != nil {
+			return simGame{}, err
+		}
+	}
+	m, err := g.NewMatch(names, options)
+	if err != nil {
+		return simGame{}, err
+	}
+	st, err := bookworm.PlayBots(m, bots, engine.NewSource(engine.SplitSeed(seed, 0)))
+	if err != nil {
+		return simGame{}, err
+	}
+	res := m.Result()
+	sg := simGame{scores: make([]int, n), place: make([]int, n), share: make([]float64, n),
+		bw: make([]bookwormTally, n), rounds: st.Rounds}
+	for p := range n {
+		b := entry[p]
+		sg.scores[b] = res.Scores[p]
+		sg.place[b] = -1
+		for _, w := range res.Winners {
+			if int(w) == p {
+				sg.place[b] = 1
+				sg.share[b] = 1 / float64(len(res.Winners))
+				if len(res.Winners) > 1 {
+					sg.place[b] = 0
+				}
+			}
+		}
+		sg.bw[b] = bookwormTally{words: st.Words[p], steals: st.Steals[p], questions: st.Questions[p],
+			fails: st.Timeouts[p], late: st.Late[p]}
+	}
+	return sg, nil
+}
+
+func summarizeSim(game string, kinds []string, results []simGame) SimReport {
+	n := len(kinds)
+	rep := SimReport{Game: game, Games: len(results), Seed: simFlags.seed, Solo: n == 1}
 	count := map[string]int{}
 	for _, k := range kinds {
 		count[k]++
@@ -229,11 +348,29 @@ func summarizeSim(kinds []string, results []simGame) SimReport {
 		}
 		br.WinRate = sim.NewRate(won, len(results))
 		br.Score = sim.Summarize(scores)
-		if n == 1 {
+		if game == "bookworm" {
+			var t bookwormTally
+			for _, g := range results {
+				x := g.bw[b]
+				t.words, t.steals, t.questions, t.fails, t.late = t.words+x.words, t.steals+x.steals,
+					t.questions+x.questions, t.fails+x.fails, t.late+x.late
+			}
+			per := func(x int) float64 { return float64(x) / float64(len(results)) }
+			br.Bookworm = &SimBookworm{Words: per(t.words), Steals: per(t.steals), Questions: per(t.questions),
+				Fails: per(t.fails), Late: per(t.late)}
+		} else if n == 1 {
 			mean := oppSum / float64(len(results))
 			br.GridLosses, br.OpponentMean = &grid, &mean
 		}
 		rep.Bots = append(rep.Bots, br)
+	}
+	if game == "bookworm" {
+		rounds := 0
+		for _, g := range results {
+			rounds += g.rounds
+		}
+		mean := float64(rounds) / float64(len(results))
+		rep.Rounds = &mean
 	}
 	return rep
 }
@@ -243,7 +380,7 @@ func printSim(w io.Writer, rep SimReport) error {
 	if rep.Solo {
 		mode = "solo against the virtual opponent"
 	}
-	fmt.Fprintf(w, "Dice Stars: %d games, seed %d, %s (%s)\n\n", rep.Games, rep.Seed, mode, rep.Elapsed)
+	fmt.Fprintf(w, "%s: %d games, seed %d, %s (%s)\n\n", simTitle(rep.Game), rep.Games, rep.Seed, mode, rep.Elapsed)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "bot\twin rate\t95% interval\twins\tties\tlosses\tmean\tmedian\tstdev\t")
 	for _, b := range rep.Bots {
@@ -253,6 +390,18 @@ func printSim(w io.Writer, rep SimReport) error {
 	}
 	if err := tw.Flush(); err != nil {
 		return err
+	}
+	if rep.Rounds != nil {
+		fmt.Fprintf(w, "\nper game (%.1f rounds):\n", *rep.Rounds)
+		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+		fmt.Fprintln(tw, "bot\twords\tsteals\t? dice\tfailed turns\tof which late\t")
+		for _, b := range rep.Bots {
+			k := b.Bookworm
+			fmt.Fprintf(tw, "%s\t%.1f\t%.2f\t%.2f\t%.2f\t%.2f\t\n", b.Bot, k.Words, k.Steals, k.Questions, k.Fails, k.Late)
+		}
+		if err := tw.Flush(); err != nil {
+			return err
+		}
 	}
 	if rep.Solo {
 		b := rep.Bots[0]

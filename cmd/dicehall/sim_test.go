@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -70,6 +71,72 @@ func TestSimRefusesBadArguments(t *testing.T) {
 		{"sim", "nosuchgame"},
 		{"sim", "dicestars", "--bots", "greedy,nosuchbot"},
 		{"sim", "dicestars", "--bots", "a,b,c,d,e"},
+	} {
+		if _, code := runDicehall(t, "", args...); code != 2 {
+			t.Errorf("%v: exit %d, want 2", args, code)
+		}
+	}
+}
+
+func TestSimBookworm(t *testing.T) {
+	run := func(args ...string) SimReport {
+		t.Helper()
+		out, code := runDicehall(t, "", append([]string{"sim", "bookworm", "--json"}, args...)...)
+		if code != 0 {
+			t.Fatalf("sim exited %d: %s", code, out)
+		}
+		var rep SimReport
+		if err := json.Unmarshal([]byte(out), &rep); err != nil {
+			t.Fatalf("sim --json output: %v\n%s", err, out)
+		}
+		return rep
+	}
+	one := run("--bots", "hard,easy", "--games", "16", "--seed", "1", "--workers", "1")
+	two := run("--bots", "hard,easy", "--games", "16", "--seed", "1", "--workers", "2")
+	a, _ := json.Marshal(one)
+	b, _ := json.Marshal(two)
+	if !bytes.Equal(a, b) {
+		t.Fatalf("results depend on the worker count:\n1: %s\n2: %s", a, b)
+	}
+	if one.Game != "bookworm" || one.Games != 16 || len(one.Bots) != 2 || one.Rounds == nil || *one.Rounds < 1 {
+		t.Fatalf("unexpected report shape: %s", a)
+	}
+	h, e := one.Bots[0], one.Bots[1]
+	if h.Bot != "hard" || e.Bot != "easy" || h.Bookworm == nil || e.Bookworm == nil {
+		t.Fatalf("bots: %s", a)
+	}
+	if h.Wins+h.Ties+h.Losses != 16 || h.Wins+e.Wins+h.Ties != 16 {
+		t.Fatalf("counts do not add up: %+v %+v", h, e)
+	}
+	// Hard wins about 99% against easy (docs/performance.md); at this seed
+	// it must win the large majority, and the easy bot fails more turns.
+	if h.Wins < 13 || e.Bookworm.Fails <= h.Bookworm.Fails {
+		t.Fatalf("hard %+v %+v, easy %+v %+v", h, *h.Bookworm, e, *e.Bookworm)
+	}
+
+	// Without --bots: hard, medium and easy; options reach the table.
+	def := run("--games", "2", "--options", `{"special": false, "target": 5}`)
+	if len(def.Bots) != 3 || def.Bots[0].Bot != "hard" || def.Bots[2].Bot != "easy" {
+		t.Fatalf("default bots: %+v", def.Bots)
+	}
+	if *def.Rounds > 2*2 {
+		t.Fatalf("target 5 took %.1f rounds a game", *def.Rounds)
+	}
+
+	out, code := runDicehall(t, "", "sim", "bookworm", "--bots", "medium,medium", "--games", "2")
+	if code != 0 || !strings.Contains(out, "Bookworm: 2 games") || !strings.Contains(out, "medium#2") ||
+		!strings.Contains(out, "failed turns") {
+		t.Fatalf("text report (exit %d):\n%s", code, out)
+	}
+}
+
+func TestSimBookwormRefusesBadArguments(t *testing.T) {
+	for _, args := range [][]string{
+		{"sim", "bookworm", "--bots", "hard"},
+		{"sim", "bookworm", "--bots", "hard,expert"},
+		{"sim", "bookworm", "--bots", "easy,easy,easy,easy,easy,easy,easy"},
+		{"sim", "bookworm", "--options", `{"special": 3}`},
+		{"sim", "dicestars", "--options", `{}`},
 	} {
 		if _, code := runDicehall(t, "", args...); code != 2 {
 			t.Errorf("%v: exit %d, want 2", args, code)

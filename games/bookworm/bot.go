@@ -1,0 +1,595 @@
+package bookworm
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"strings"
+
+	"github.com/dicehall/dicehall/engine"
+	"github.com/dicehall/dicehall/games/bookworm/words"
+)
+
+// BotKinds lists the Bookworm bots, weakest first.
+var BotKinds = []string{"easy", "medium", "hard"}
+
+// botLevel is what tells the bots apart. Reaction times are milliseconds for
+// a turn of the default length (think 10 s + countdown 5 s). They shrink with
+// a shorter turn; only the easy bot's also stretch with a longer one, so it
+// runs out as often at any table speed while the others stay quick at a
+// table that gives people minutes.
+type botLevel struct {
+	kind string
+	// vocab is the share of the lexicon's words of a category the bot knows.
+	vocab float64
+	// reactLo, reactHi bound the time to name a word (uniform). An easy bot's
+	// upper bound lies past the default 15 s: it sometimes runs out.
+	reactLo, reactHi float64
+	// stretch: the reaction time grows with a turn longer than the default.
+	stretch bool
+	// judgeLo, judgeHi bound the time to challenge, allow or vote (ms), for
+	// a window of at least the default challenge time; they shrink with a
+	// shorter one.
+	judgeLo, judgeHi float64
+	// noise is the spread (standard deviation, in points) added to the value
+	// of each option before choosing: 0 plays the best.
+	noise float64
+	// firstFound is the chance of playing the first word that comes to
+	// mind instead of weighing the options.
+	firstFound float64
+	// challenge is the chance of challenging a word the bot does not know.
+	challenge float64
+	// tactics: whether the category and the Special face are chosen by
+	// their value (else at random).
+	tactics bool
+}
+
+var botLevels = map[string]*botLevel{
+	"easy": {kind: "easy", vocab: 0.15, reactLo: 5000, reactHi: 15800, stretch: true, judgeLo: 1500, judgeHi: 3500,
+		noise: 2.5, firstFound: 0.6, challenge: 0.15},
+	"medium": {kind: "medium", vocab: 0.40, reactLo: 3000, reactHi: 8000, judgeLo: 800, judgeHi: 2000,
+		noise: 1.2, challenge: 0.35, tactics: true},
+	"hard": {kind: "hard", vocab: 0.85, reactLo: 1000, reactHi: 3000, judgeLo: 400, judgeHi: 1200,
+		challenge: 0.6, tactics: true},
+}
+
+// defaultTurnMs and defaultJudgeMs are the clock lengths the reaction
+// times are given for.
+const (
+	defaultTurnMs  = 15000
+	defaultJudgeMs = 4000
+)
+
+// Bot plays one seat of Bookworm from the seat's View and a lexicon. It is
+// an engine.Controller and an engine.Pacer. A bot plans once per decision
+// point and remembers the plan, so ThinkMillis and Choose agree whichever
+// the table calls first, and asking twice does not draw new chances. A Bot
+// serves one seat and is not safe for concurrent use.
+type Bot struct {
+	lvl  *botLevel
+	seed uint64
+	rng  *rand.Rand
+	lex  words.Lexicon
+
+	// known caches the vocabulary by category and first letter.
+	known map[string]*[26][]string
+
+	planned bool
+	key     planKey
+	act     *Action
+	at      int64 // game time at which the planned action is played
+}
+
+// planKey identifies a decision point: a new one starts whenever the
+// phase, the words named, the card, the category or the clock change.
+type planKey struct {
+	seat     engine.Seat
+	phase    Phase
+	round    int16
+	named    int
+	card     int16
+	category int8
+	current  int8
+	deadline int64
+	rolled   bool
+}
+
+// NewBot returns a seeded Bookworm bot of the given kind that draws its
+// vocabulary from lex (nil: the embedded lexicon).
+func NewBot(kind string, seed uint64, lex words.Lexicon) (*Bot, error) {
+	lvl, ok := botLevels[strings.ToLower(strings.TrimSpace(kind))]
+	if !ok {
+		return nil, fmt.Errorf("unknown bookworm bot %q (have %s)", kind, strings.Join(BotKinds, ", "))
+	}
+	if lex == nil {
+		lex = words.Default()
+	}
+	return &Bot{lvl: lvl, seed: seed, rng: engine.NewSource(seed), lex: lex}, nil
+}
+
+// BotKinds lists the bots of Bookworm (engine.BotProvider).
+func (Game) BotKinds() []string { return slices.Clone(BotKinds) }
+
+// NewBot returns a bot as an engine.Controller that is also an
+// engine.Pacer (engine.BotProvider). It knows words from the game's lexicon.
+func (g Game) NewBot(kind string, seed uint64) (engine.Controller, error) {
+	b, err := NewBot(kind, seed, g.Lexicon)
+	if err != nil {
+		return nil, err
+	}
+	return b, nil
+}
+
+var (
+	_ engine.BotProvider = Game{}
+	_ engine.Controller  = (*Bot)(nil)
+	_ engine.Pacer       = (*Bot)(nil)
+)
+
+// Name is the bot's kind.
+func (b *Bot) Name() string { return b.lvl.kind }
+
+// Choose returns the planned action for the view, or nil: nothing now
+// (no word comes to mind and the clock is left to run out, no challenge,
+// an abstention, or the seat is not to act).
+func (b *Bot) Choose(view any, _ []engine.Action) (engine.Action, error) {
+	v, err := botView(view)
+	if err != nil {
+		return nil, err
+	}
+	b.plan(v)
+	if b.act == nil {
+		return nil, nil
+	}
+	return *b.act, nil
+}
+
+// ThinkMillis is how long after the view's latest move the planned action
+// is played. When the bot has nothing to play it is the time left on the
+// clock plus one: it lets the deadline pass.
+func (b *Bot) ThinkMillis(view any) int64 {
+	v, err := botView(view)
+	if err != nil {
+		return 0
+	}
+	b.plan(v)
+	return max(0, b.at-v.State.Now)
+}
+
+func botView(view any) (*View, error) {
+	v, ok := view.(*View)
+	if !ok || v == nil || v.State == nil {
+		return nil, fmt.Errorf("bookworm bot: got a %T view, want *bookworm.View", view)
+	}
+	return v, nil
+}
+
+// plan decides once per decision point what to play and when.
+func (b *Bot) plan(v *View) {
+	s := v.State
+	k := planKey{seat: v.Seat, phase: s.Phase, round: s.Round, named: len(s.Named), card: s.Card,
+		category: s.Category, current: s.Current, deadline: s.Deadline, rolled: s.Rolled}
+	if b.planned && b.key == k {
+		return
+	}
+	b.planned, b.key, b.act, b.at = true, k, nil, s.Now
+	if v.Seat < 0 || int(v.Seat) >= int(s.NPlayers) || !s.isActor(int8(v.Seat)) {
+		return
+	}
+	me := int8(v.Seat)
+	l := b.lvl
+	switch s.Phase {
+	case PhaseCategory:
+		a := ChooseCategory(b.chooseCategory(s, me))
+		b.act, b.at = &a, s.Now+b.uniform(2*l.judgeLo, 2*l.judgeHi)
+	case PhaseTurnTo:
+		a := TurnTo(b.chooseFace(s, me))
+		b.act, b.at = &a, s.Now+b.uniform(2*l.judgeLo, 2*l.judgeHi)
+	case PhaseName:
+		scale := float64(s.Deadline-s.Now) / defaultTurnMs
+		if !l.stretch {
+			scale = min(scale, 1)
+		}
+		react := float64(b.uniform(l.reactLo, l.reactHi)) * scale
+		if a, ok := b.chooseWord(s, me, v.Takeable); ok {
+			b.act, b.at = &a, s.Now+int64(react)
+		} else {
+			b.at = s.Deadline + 1
+		}
+	case PhaseChallenge:
+		w := s.Named[s.Pending]
+		var a Action
+		switch {
+		case b.knows(s, w.Word):
+			a = Allow()
+		case b.rng.Float64() < l.challenge:
+			a = Challenge()
+		case b.rng.IntN(2) == 0:
+			a = Allow()
+		default:
+			// Stay silent: the window runs out and the word is accepted.
+			b.at = s.Deadline + 1
+			return
+		}
+		b.act, b.at = &a, s.Now+b.judge(s)
+	case PhaseVote:
+		// Vote from the lexicon; abstain on a word it does not know.
+		if b.knows(s, s.Named[s.Pending].Word) {
+			a := Vote(true)
+			b.act, b.at = &a, s.Now+b.judge(s)
+		} else {
+			b.at = s.Deadline + 1
+		}
+	}
+}
+
+// judge draws the time to challenge, allow or vote.
+func (b *Bot) judge(s *State) int64 {
+	scale := min(1, float64(s.Deadline-s.Now)/defaultJudgeMs)
+	return int64(float64(b.uniform(b.lvl.judgeLo, b.lvl.judgeHi)) * scale)
+}
+
+// uniform draws a time in [lo, hi) ms.
+func (b *Bot) uniform(lo, hi float64) int64 {
+	return int64(lo + (hi-lo)*b.rng.Float64())
+}
+
+// knows reports whether the bot's lexicon (all of it, not only its
+// vocabulary: recognising a word is easier than finding one) fits the word
+// to the category in play.
+func (b *Bot) knows(s *State, word string) bool {
+	cat, ok := s.CategoryInPlay()
+	return ok && b.lex.Fits(cat.ID, word)
+}
+
+// inVocab reports whether the bot's vocabulary holds word of category cat:
+// a seeded hash decides, so the vocabulary is a fixed random subset of the
+// lexicon for the bot's whole life, without storing it.
+func (b *Bot) inVocab(cat, word string) bool {
+	// FNV-1a of cat, a zero byte and word, written out: no allocation.
+	h := uint64(14695981039346656037)
+	for i := 0; i < len(cat); i++ {
+		h = (h ^ uint64(cat[i])) * 1099511628211
+	}
+	h *= 1099511628211
+	for i := 0; i < len(word); i++ {
+		h = (h ^ uint64(word[i])) * 1099511628211
+	}
+	x := engine.SplitSeed(b.seed, h)
+	return float64(x>>11)/(1<<53) < b.lvl.vocab
+}
+
+// vocabulary is the bot's words of cat by first letter, in the rules'
+// form (WordKey; words the rules would refuse left out), built once per
+// category.
+func (b *Bot) vocabulary(cat string) *[26][]string {
+	if v, ok := b.known[cat]; ok {
+		return v
+	}
+	v := new([26][]string)
+	for _, w := range b.lex.Words(cat) {
+		if !b.inVocab(cat, w) {
+			continue
+		}
+		if key, ok := fastKey(w); ok {
+			v[key[0]-'a'] = append(v[key[0]-'a'], key)
+		}
+	}
+	if b.known == nil {
+		b.known = map[string]*[26][]string{}
+	}
+	b.known[cat] = v
+	return v
+}
+
+// fastKey is WordKey, skipping the normalization of words already in the
+// rules' form (the lexicon's are): it is most of the cost of a vocabulary.
+func fastKey(w string) (string, bool) {
+	if len(w) == 0 || len(w) > MaxWordRunes || w[0] == ' ' || w[len(w)-1] == ' ' {
+		return WordKey(w)
+	}
+	for i := 0; i < len(w); i++ {
+		if c := w[i]; (c < 'a' || c > 'z') && (c != ' ' || w[i-1] == ' ') {
+			return WordKey(w)
+		}
+	}
+	return w, true
+}
+
+// namedKeys is the set of words said this round.
+func namedKeys(s *State) map[string]bool {
+	set := make(map[string]bool, len(s.Named))
+	for _, w := range s.Named {
+		set[w.Key] = true
+	}
+	return set
+}
+
+// vocab lists the words of cat starting with letter that the bot knows and
+// that may still be said this round (said: namedKeys).
+func (b *Bot) vocab(said map[string]bool, cat string, letter byte) []string {
+	var out []string
+	for _, w := range b.vocabulary(cat)[letter-'a'] {
+		if !said[w] {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// letterCounts counts, per letter, the words of cat the bot could say now.
+func (b *Bot) letterCounts(s *State, cat string) (n [26]int) {
+	said := namedKeys(s)
+	for l, ws := range b.vocabulary(cat) {
+		n[l] = len(ws)
+		for _, w := range ws {
+			if said[w] {
+				n[l]--
+			}
+		}
+	}
+	return n
+}
+
+// coverage scores how well a vocabulary (letter counts) serves dice: for
+// each die, the share of its faces (the face it shows once rolled) with a
+// word, a face counting fully from three words up.
+func coverage(s *State, me int8, n *[26]int) float64 {
+	wordsFor := func(letters string) float64 {
+		c := 0
+		for i := 0; i < len(letters); i++ {
+			c += n[letters[i]|0x20-'a']
+		}
+		return min(float64(c), 3) / 3
+	}
+	total := 0.0
+	for d, die := range s.cfg.C.LetterDice {
+		if s.Rolled {
+			if s.Owner[d] != me {
+				total += wordsFor(die.Faces[s.Faces[d]].Letters)
+			}
+			continue
+		}
+		for _, f := range die.Faces {
+			total += wordsFor(f.Letters) / NumFaces
+		}
+	}
+	return total
+}
+
+// chooseCategory picks the category whose words (as far as the bot knows
+// them) cover the most dice letters: the dice in play when the ? die was
+// taken, else every face of the white dice. Easy picks at random.
+func (b *Bot) chooseCategory(s *State, me int8) int {
+	card, ok := s.CardInPlay()
+	if !ok || !b.lvl.tactics {
+		return b.rng.IntN(3)
+	}
+	best, bestV := 0, math.Inf(-1)
+	for i, c := range card.Categories {
+		n := b.letterCounts(s, c.ID)
+		v := coverage(s, me, &n) + b.lvl.noise*0.3*b.rng.NormFloat64()
+		if v > bestV {
+			best, bestV = i, v
+		}
+	}
+	return best
+}
+
+// chooseFace turns the Special die. Heuristic (values in points, rough):
+//   - NOT is worth its +2 to whoever takes it with an N, O or T word: 1.5 if
+//     the bot knows such a word (it may get there first), else 0.3;
+//   - •• gives +2 to whoever ends the round: 1, a coin toss;
+//   - Stack protects piles: 1.2 to the game's leader, 0.6 otherwise;
+//   - ? is an escape from a category the bot knows badly: 2.5 × the share
+//     of white dice it has no word for;
+//   - A–Z is a safe take with any word: 0.2 + 1.5 × that share.
+//
+// Easy turns at random.
+func (b *Bot) chooseFace(s *State, me int8) Special {
+	if !b.lvl.tactics {
+		return SpecialAZ + Special(b.rng.IntN(int(NumSpecial-SpecialAZ)))
+	}
+	cat, _ := s.CategoryInPlay()
+	n := b.letterCounts(s, cat.ID)
+	white := float64(len(s.cfg.C.LetterDice))
+	thin := 1 - coverage(s, me, &n)/white
+	not := 0.3
+	if n['n'-'a']+n['o'-'a']+n['t'-'a'] > 0 {
+		not = 1.5
+	}
+	stack := 0.6
+	if leader(s, me) == me {
+		stack = 1.2
+	}
+	vals := [NumSpecial]float64{SpecialAZ: 0.2 + 1.5*thin, SpecialNot: not, SpecialDots: 1,
+		SpecialStack: stack, SpecialQuestion: 2.5 * thin}
+	best, bestV := SpecialAZ, math.Inf(-1)
+	for f := SpecialAZ; f < NumSpecial; f++ {
+		v := vals[f] + b.lvl.noise*0.3*b.rng.NormFloat64()
+		if v > bestV {
+			best, bestV = f, v
+		}
+	}
+	return best
+}
+
+// roundPoints is what p's dice and Bookworm cards are worth now.
+func roundPoints(s *State, p int8) int {
+	n := int(s.Cards[p])
+	for _, d := range s.DiceOf(p) {
+		n += s.Points(d)
+	}
+	return n
+}
+
+// leader is the seat with the most points (totals plus this round's so
+// far), the lowest seat on a tie.
+func leader(s *State, me int8) int8 {
+	best, bestV := me, math.MinInt
+	for p := int8(0); p < s.NPlayers; p++ {
+		if v := s.Totals[p] + roundPoints(s, p); v > bestV {
+			best, bestV = p, v
+		}
+	}
+	return best
+}
+
+// option is a die the bot can take with a word it knows.
+type option struct {
+	die    int
+	word   string
+	letter byte
+	value  float64
+}
+
+// chooseWord finds the words the bot knows for the takeable dice, values
+// each take (takeValue) and picks one by its level. Without a word it
+// takes the ? die when it can; else it has nothing (ok false).
+func (b *Bot) chooseWord(s *State, me int8, takeable []TakeOption) (Action, bool) {
+	cat, ok := s.CategoryInPlay()
+	if !ok {
+		return Action{}, false
+	}
+	if takeable == nil {
+		takeable = s.Takeable(me)
+	}
+	said := namedKeys(s)
+	cache := map[byte][]string{}
+	var opts []option
+	for _, t := range takeable {
+		// Use the letter it knows most words for: scarce letters stay
+		// for later turns.
+		var bestL byte
+		var bestW []string
+		for i := 0; i < len(t.Letters); i++ {
+			l := t.Letters[i]
+			ws, ok := cache[l]
+			if !ok {
+				ws = b.vocab(said, cat.ID, l)
+				cache[l] = ws
+			}
+			if len(ws) > len(bestW) {
+				bestL, bestW = l, ws
+			}
+		}
+		if len(bestW) == 0 {
+			continue
+		}
+		opts = append(opts, option{die: t.Die, letter: bestL, word: bestW[b.rng.IntN(len(bestW))],
+			value: b.takeValue(s, me, t.Die)})
+	}
+	if len(opts) == 0 {
+		if f, ok := s.SpecialFace(); ok && f == SpecialQuestion && s.Owner[s.special()] == Display {
+			return TakeQuestion(), true
+		}
+		return Action{}, false
+	}
+	// The order words come to mind in.
+	b.rng.Shuffle(len(opts), func(i, j int) { opts[i], opts[j] = opts[j], opts[i] })
+	pick := 0
+	if b.rng.Float64() >= b.lvl.firstFound {
+		bestV := math.Inf(-1)
+		for i, o := range opts {
+			if v := o.value + b.lvl.noise*b.rng.NormFloat64(); v > bestV {
+				pick, bestV = i, v
+			}
+		}
+	}
+	o := opts[pick]
+	return Name(o.word, o.die), true
+}
+
+// takeValue is what taking die d is worth to the bot, in points:
+//   - the die's points (NOT: +2 when the bot holds another die, else 0 as
+//     it may still get one; A–Z: 0.2, a safe take that scores nothing);
+//   - a steal also costs the robbed player the die but gives them a
+//     Bookworm card: their loss counts fully when they lead, half otherwise;
+//   - taking the last white die ends the round: •• comes with it; if the
+//     game then ends, winning it is worth 20 and losing it −20; else the
+//     bot's lead in this round's points counts a third (ending a round it
+//     is losing is bad);
+//   - under Stack the new die covers the old top (safe from steals now)
+//     and is itself exposed.
+func (b *Bot) takeValue(s *State, me int8, d int) float64 {
+	c := s.cfg.C
+	face, _ := s.SpecialFace()
+	from := s.Owner[d]
+	pts := 0.0
+	switch {
+	case !s.IsSpecial(d):
+		pts = float64(s.Points(d))
+	case face == SpecialNot:
+		if len(s.DiceOf(me)) > 0 {
+			pts = float64(c.NotWithOther)
+		}
+	case face == SpecialAZ:
+		pts = 0.2
+	}
+	v := pts
+	if from != Display {
+		loss := float64(s.Points(d)) - 1
+		w := 0.5
+		if leader(s, me) == from {
+			w = 1
+		}
+		v += w * loss
+	} else if !s.IsSpecial(d) && s.WhiteInDisplay() == 1 {
+		v += b.endValue(s, me, d)
+	}
+	if face == SpecialStack && s.CardsLeft > 0 {
+		if t := s.StackTop(me); t >= 0 {
+			v += 0.3 * float64(s.Points(t))
+		}
+		v -= 0.3 * pts
+	}
+	return v
+}
+
+// endValue is the worth of ending the round by taking d, the last white
+// die of the display.
+func (b *Bot) endValue(s *State, me int8, d int) float64 {
+	bonus := 0
+	if f, ok := s.SpecialFace(); ok && f == SpecialDots && s.Owner[s.special()] == Display {
+		bonus = s.cfg.C.DotsPoints
+	}
+	t := s.clone()
+	t.give(me, d)
+	if bonus > 0 {
+		t.give(me, t.special())
+	}
+	var proj [MaxPlayers]int
+	reached, best, others := false, math.MinInt, math.MinInt
+	for p := int8(0); p < t.NPlayers; p++ {
+		rp := roundPoints(t, p)
+		proj[p] = t.Totals[p] + rp
+		reached = reached || proj[p] >= t.cfg.Set.Target
+		best = max(best, proj[p])
+		if p != me {
+			others = max(others, rp)
+		}
+	}
+	v := float64(bonus)
+	if reached {
+		switch {
+		case proj[me] < best:
+			return v - 20
+		case countEq(proj[:t.NPlayers], best) == 1:
+			return v + 20
+		default:
+			return v + 5
+		}
+	}
+	return v + float64(roundPoints(t, me)-others)/3
+}
+
+func countEq(xs []int, x int) int {
+	n := 0
+	for _, y := range xs {
+		if y == x {
+			n++
+		}
+	}
+	return n
+}
