@@ -40,46 +40,30 @@ const DefaultBookwormPlayers = "you,bot:medium"
 // ParsePlayers: names are people, "bot:KIND" or "NAME=bot:KIND" seats a bot
 // from bots (seeded with engine.SplitSeed(seed, seat)).
 func ParseBookwormPlayers(spec string, seed uint64, bots engine.BotProvider) ([]BookwormSeat, error) {
-	parts := strings.Split(spec, ",")
-	if len(parts) < bookworm.MinPlayers || len(parts) > bookworm.MaxPlayers {
-		return nil, fmt.Errorf("bookworm is for %d to %d players, not %d", bookworm.MinPlayers, bookworm.MaxPlayers, len(parts))
+	if n := len(strings.Split(spec, ",")); n < bookworm.MinPlayers || n > bookworm.MaxPlayers {
+		return nil, fmt.Errorf("bookworm is for %d to %d players, not %d", bookworm.MinPlayers, bookworm.MaxPlayers, n)
 	}
-	var seats []BookwormSeat
-	used := map[string]bool{}
-	for i, p := range parts {
-		p = strings.TrimSpace(p)
-		s := BookwormSeat{Name: p}
-		kind, isBot := "", false
-		if n, k, ok := strings.Cut(p, "="); ok && strings.HasPrefix(strings.ToLower(strings.TrimSpace(k)), "bot:") {
-			s.Name, kind, isBot = strings.TrimSpace(n), strings.TrimSpace(k)[len("bot:"):], true
-		} else if strings.HasPrefix(strings.ToLower(p), "bot:") {
-			s.Name, kind, isBot = "", p[len("bot:"):], true
+	made := map[int]engine.Controller{}
+	specs, err := parsePlayerList(spec, func(i int, kind string) error {
+		if bots == nil {
+			return fmt.Errorf("this build has no Bookworm bots")
 		}
-		if isBot {
-			kind = strings.ToLower(strings.TrimSpace(kind))
-			if bots == nil {
-				return nil, fmt.Errorf("player %d (%q): this build has no Bookworm bots", i+1, p)
-			}
-			b, err := bots.NewBot(kind, engine.SplitSeed(seed, uint64(i)))
-			if err != nil {
-				return nil, fmt.Errorf("player %d (%q): %w (bots: %s)", i+1, p, err, strings.Join(bots.BotKinds(), ", "))
-			}
-			s.BotKind, s.Bot, s.mu = kind, b, &sync.Mutex{}
-			if s.Name == "" {
-				s.Name = kind
-				for k := 2; used[strings.ToLower(s.Name)]; k++ {
-					s.Name = fmt.Sprintf("%s %d", kind, k)
-				}
-			}
+		b, err := bots.NewBot(kind, engine.SplitSeed(seed, uint64(i)))
+		if err != nil {
+			return fmt.Errorf("%w (bots: %s)", err, strings.Join(bots.BotKinds(), ", "))
 		}
-		if s.Name == "" {
-			return nil, fmt.Errorf("player %d has no name (players are comma-separated names or bot:KIND)", i+1)
+		made[i] = b
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	seats := make([]BookwormSeat, len(specs))
+	for i, sp := range specs {
+		seats[i] = BookwormSeat{Name: sp.Name, BotKind: sp.BotKind}
+		if b, ok := made[i]; ok {
+			seats[i].Bot, seats[i].mu = b, &sync.Mutex{}
 		}
-		if used[strings.ToLower(s.Name)] {
-			return nil, fmt.Errorf("two players are named %q", s.Name)
-		}
-		used[strings.ToLower(s.Name)] = true
-		seats = append(seats, s)
 	}
 	return seats, nil
 }

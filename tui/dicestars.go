@@ -50,43 +50,21 @@ const DefaultPlayers = "you,bot:greedy"
 // dicestars.NewBot, seeded with engine.SplitSeed(seed, seat). One player is
 // the solo variant.
 func ParsePlayers(spec string, seed uint64) ([]Seat, error) {
-	parts := strings.Split(spec, ",")
-	if len(parts) > dicestars.MaxPlayers {
-		return nil, fmt.Errorf("dice stars is for 1 to %d players, not %d", dicestars.MaxPlayers, len(parts))
+	if n := len(strings.Split(spec, ",")); n > dicestars.MaxPlayers {
+		return nil, fmt.Errorf("dice stars is for 1 to %d players, not %d", dicestars.MaxPlayers, n)
 	}
-	var seats []Seat
-	used := map[string]bool{}
-	for i, p := range parts {
-		p = strings.TrimSpace(p)
-		s := Seat{Name: p}
-		kind, isBot := "", false
-		if n, k, ok := strings.Cut(p, "="); ok && strings.HasPrefix(strings.ToLower(strings.TrimSpace(k)), "bot:") {
-			s.Name, kind, isBot = strings.TrimSpace(n), strings.TrimSpace(k)[len("bot:"):], true
-		} else if strings.HasPrefix(strings.ToLower(p), "bot:") {
-			s.Name, kind, isBot = "", p[len("bot:"):], true
-		}
-		if isBot {
-			kind = strings.ToLower(strings.TrimSpace(kind))
-			b, err := dicestars.NewBot(kind, engine.SplitSeed(seed, uint64(i)))
-			if err != nil {
-				return nil, fmt.Errorf("player %d (%q): %w", i+1, p, err)
-			}
-			s.BotKind, s.Bot = kind, b
-			if s.Name == "" {
-				s.Name = kind
-				for k := 2; used[strings.ToLower(s.Name)]; k++ {
-					s.Name = fmt.Sprintf("%s %d", kind, k)
-				}
-			}
-		}
-		if s.Name == "" {
-			return nil, fmt.Errorf("player %d has no name (players are comma-separated names or bot:KIND)", i+1)
-		}
-		if used[strings.ToLower(s.Name)] {
-			return nil, fmt.Errorf("two players are named %q", s.Name)
-		}
-		used[strings.ToLower(s.Name)] = true
-		seats = append(seats, s)
+	bots := map[int]dicestars.Bot{}
+	specs, err := parsePlayerList(spec, func(i int, kind string) error {
+		b, err := dicestars.NewBot(kind, engine.SplitSeed(seed, uint64(i)))
+		bots[i] = b
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	seats := make([]Seat, len(specs))
+	for i, sp := range specs {
+		seats[i] = Seat{Name: sp.Name, BotKind: sp.BotKind, Bot: bots[i]}
 	}
 	return seats, nil
 }
