@@ -94,10 +94,18 @@ func runPlay(cmd *cobra.Command, args []string) error {
 	if err != nil {
 		return err
 	}
+	return runScreen(m)
+}
+
+// runScreen runs a full-screen game and, back on the normal screen, leaves
+// its result where the player sees it.
+func runScreen(m interface {
+	tea.Model
+	Summary() string
+}) error {
 	if _, err := tea.NewProgram(m).Run(); err != nil {
 		return fmt.Errorf("terminal: %w", err)
 	}
-	// Back on the normal screen: leave the result where the player sees it.
 	fmt.Fprintln(os.Stdout, m.Summary())
 	return nil
 }
@@ -157,9 +165,5 @@ func runPlayBookworm(cmd *cobra.Command) error {
 	if err != nil {
 		return err
 	}
-	if _, err := tea.NewProgram(m).Run(); err != nil {
-		return fmt.Errorf("terminal: %w", err)
-	}
-	fmt.Fprintln(os.Stdout, m.Summary())
-	return nil
+	return runScreen(m)
 }
