@@ -6,6 +6,8 @@ import (
 	"github.com/dicehall/dicehall/engine"
 	"github.com/dicehall/dicehall/games/bookworm"
 	"github.com/dicehall/dicehall/games/bookworm/words"
+	"github.com/dicehall/dicehall/games/diceflick"
+	"github.com/dicehall/dicehall/games/diceflick/physics"
 	"github.com/dicehall/dicehall/games/dicestars"
 )
 
@@ -14,5 +16,6 @@ var Registry = func() *engine.Registry {
 	r := &engine.Registry{}
 	r.Register(dicestars.Game{})
 	r.Register(bookworm.Game{Deck: words.Deck(), Lexicon: words.Default()})
+	r.Register(diceflick.Game{Sim: diceflick.ArenaSim(&physics.DefaultArena)})
 	return r
 }()

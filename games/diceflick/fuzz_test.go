@@ -1,0 +1,215 @@
+package diceflick
+
+import (
+	"bytes"
+	"encoding/json"
+	"reflect"
+	"testing"
+
+	"github.com/dicehall/dicehall/engine"
+	"github.com/dicehall/dicehall/games/diceflick/physics"
+)
+
+// Fuzz targets. Their seed corpora run as ordinary tests; fuzz them with
+//
+//	go test ./games/diceflick -run '^$' -fuzz FuzzDecodeAction -fuzztime 1m
+//	go test ./games/diceflick -run '^$' -fuzz FuzzEngine -fuzztime 1m
+
+// FuzzDecodeAction: any input either fails to decode or decodes to an
+// action whose encoding decodes back to the same action.
+func FuzzDecodeAction(f *testing.F) {
+	for _, s := range []string{
+		`{"draw":["blue","white"]}`, `{"draw":[]}`, `{"draw":["purple"]}`,
+		`{"flick":{"die":0,"base":2,"offset":0.5,"angle":-0.3,"power":0.7}}`,
+		`{"land":"2,3","face":5,"path":[{"x":1,"y":2}]}`, `{"land":"trench"}`, `{"land":"out"}`, `{"land":"5,5"}`,
+		`{"score":{"groups":[["1,1","1,2","2,2"]],"centre":true,"blasts":[{"at":"2,3","line":"column"}]}}`,
+		`{"score":{"groups":[]}}`, `{"score":"best"}`, `{"flick":{},"land":"1,1"}`, `null`, `{}`, `{"face":3}`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		a, err := DecodeAction(data)
+		if err != nil {
+			return
+		}
+		enc, err := json.Marshal(a)
+		if err != nil {
+			t.Fatalf("decoded %q but cannot encode %+v: %v", data, a, err)
+		}
+		b, err := DecodeAction(enc)
+		if err != nil {
+			t.Fatalf("%s does not decode back: %v", enc, err)
+		}
+		if !reflect.DeepEqual(normal(a), normal(b)) {
+			t.Fatalf("round trip of %q: %+v then %+v", data, a, b)
+		}
+	})
+}
+
+// normal drops the differences encoding is allowed to make (nil vs empty).
+func normal(a Action) Action {
+	if len(a.Choice.Groups) == 0 {
+		a.Choice.Groups = nil
+	}
+	if len(a.Path) == 0 {
+		a.Path = nil
+	}
+	return a
+}
+
+// FuzzEngine plays a game with the fake simulator, steered by the input:
+// bytes pick the flicked die, base, angle and power, whether nature samples
+// or a made-up landing is tried, and whether the player scores the best,
+// nothing, or a random choice. Refusals change nothing; the dice are
+// conserved; every applied move survives the JSON round trip.
+func FuzzEngine(f *testing.F) {
+	f.Add([]byte{0})
+	f.Add([]byte{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16})
+	f.Add([]byte("\x03\xff\x10\x20\x30\x40\x50\x60\x70\x80\x90\xa0\xb0\xc0\xd0\xe0\xf0"))
+	seed := make([]byte, 800)
+	for i := range seed {
+		seed[i] = byte(i*53 + i/5)
+	}
+	f.Add(seed)
+	f.Fuzz(fuzzEngine)
+}
+
+func fuzzEngine(t *testing.T, data []byte) {
+	in := bytes.NewReader(data)
+	next := func() int {
+		b, err := in.ReadByte()
+		if err != nil {
+			return 0
+		}
+		return int(b)
+	}
+	m, err := NewMatch(fakeSim, []string{"a", "b", "c", "d"}[:1+next()%4], nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := engine.NewSource(uint64(next()))
+	for steps := 0; !m.S.Over() && in.Len() > 0; steps++ {
+		if steps > 2000 {
+			t.Fatal("no end")
+		}
+		var a Action
+		seat := engine.Seat(m.S.Current)
+		switch m.S.Phase {
+		case PhaseDraw, PhaseLand:
+			seat = engine.ChanceSeat
+			a = m.SampleChance(src).(Action)
+			if m.S.Phase == PhaseLand && next()%4 == 0 {
+				a = Action{Type: ActLand, Hole: next()%27 - 1, Face: next() % 8, Out: next()%2 == 0}
+			}
+		case PhaseFlick:
+			a = Action{Type: ActFlick, Die: next() % 4, Flick: physics.Flick{Base: next() % 5,
+				Angle: float64(next()-128) / 60, Power: float64(next()) / 200}}
+			if m.S.MayStop() && next()%3 == 0 {
+				a = Action{Type: ActScore}
+			}
+		case PhaseScore:
+			b := m.S.Board()
+			_, best := b.Solve()
+			a = Action{Type: ActScore, Choice: best}
+			switch next() % 4 {
+			case 0:
+				a.Choice = Choice{}
+			case 1:
+				a.Choice = Choice{Groups: [][]int{{next() % 26, next() % 26, next() % 26}}, Centre: next()%2 == 0}
+			}
+		}
+		if next()%16 == 0 {
+			seat = engine.Seat(next()%6 - 1)
+		}
+		before := m.S
+		_, err := m.Apply(engine.Move{Seat: seat, Action: a})
+		if err != nil {
+			if _, ok := engine.AsRuleError(err); !ok {
+				t.Fatalf("not a rule error: %v", err)
+			}
+			if m.S != before {
+				t.Fatal("a refused move changed the state")
+			}
+			continue
+		}
+		enc, err := json.Marshal(a)
+		if err != nil {
+			t.Fatalf("applied %+v cannot be encoded: %v", a, err)
+		}
+		if _, err := DecodeAction(enc); err != nil {
+			t.Fatalf("applied %s does not decode: %v", enc, err)
+		}
+		checkConserved(t, &m.S)
+	}
+}
+
+// checkConserved: every die is in the bag, a hand, the arena or in flight.
+func checkConserved(t *testing.T, s *State) {
+	t.Helper()
+	var n [NumColors]int
+	for c := range NumColors {
+		n[c] += int(s.Bag[c])
+	}
+	for p := range s.NPlayers {
+		for _, c := range s.HandOf(p) {
+			n[c]++
+		}
+	}
+	for _, c := range s.Arena {
+		if c.Full() {
+			n[c.Color()]++
+		}
+	}
+	if s.Phase == PhaseLand {
+		n[s.InFlight]++
+	}
+	if n != s.C.Dice {
+		t.Fatalf("dice by colour %v, want %v", n, s.C.Dice)
+	}
+}
+
+// TestRecordReplays plays a seeded game through engine.Table and rebuilds
+// it from its record without the simulator: landings are recorded.
+func TestRecordReplays(t *testing.T) {
+	g := Game{Sim: fakeSim}
+	tab, err := engine.NewTable(g, []string{"ann", "bob"}, nil, 7, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := tab.State.(*Match)
+	for !m.S.Over() {
+		if _, err := tab.ResolveChance(0, nil); err != nil {
+			t.Fatal(err)
+		}
+		seat := engine.Seat(m.S.Current)
+		var a Action
+		if m.S.Phase == PhaseFlick {
+			a = Action{Type: ActFlick, Die: 0, Flick: physics.Flick{Base: len(tab.Record.Moves) % 4, Power: 0.5}}
+		} else {
+			b := m.S.Board()
+			_, best := b.Solve()
+			a = score(best)
+		}
+		if _, err := tab.Play(engine.Move{Seat: seat, Action: a}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	raw, err := json.Marshal(tab.Record)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rec engine.Record
+	if err := json.Unmarshal(raw, &rec); err != nil {
+		t.Fatal(err)
+	}
+	st, err := engine.Replay(Game{}, rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := st.(*Match).Report(); !reflect.DeepEqual(got, m.Report()) {
+		t.Fatalf("replay differs:\n%+v\n%+v", got, m.Report())
+	}
+	if !m.Result().Over || m.Result().Scores[0]+m.Result().Scores[1] == 0 {
+		t.Fatalf("result %+v", m.Result())
+	}
+}
