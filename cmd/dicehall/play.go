@@ -15,6 +15,8 @@ import (
 	"github.com/dicehall/dicehall/engine"
 	"github.com/dicehall/dicehall/games/all"
 	"github.com/dicehall/dicehall/games/bookworm"
+	"github.com/dicehall/dicehall/games/diceflick"
+	"github.com/dicehall/dicehall/games/diceflick/physics"
 	"github.com/dicehall/dicehall/tui"
 )
 
@@ -28,6 +30,8 @@ var playFlags struct {
 	noSpecial bool
 	think     int
 	countdown int
+	// Diceflick only.
+	shiftBases bool
 }
 
 var playCmd = &cobra.Command{
@@ -46,9 +50,10 @@ Keys are listed on screen; q quits (after asking).`,
   dicehall play dicestars --players ann --solo-grid 25
   dicehall play dicestars --players bot:random,bot:greedy --bot-delay 300ms --record game.json
   dicehall play bookworm --players ann,bot:hard,bot:easy --seed 7
-  dicehall play bookworm --players ann,bob --no-special --think 20 --countdown 5 --record words.json`,
+  dicehall play bookworm --players ann,bob --no-special --think 20 --countdown 5 --record words.json
+  dicehall play diceflick --players ann,bot:hard --seed 3 --record flick.json`,
 	Args:      cobra.ExactArgs(1),
-	ValidArgs: []string{"dicestars", "bookworm"},
+	ValidArgs: []string{"dicestars", "bookworm", "diceflick"},
 	RunE:      runPlay,
 }
 
@@ -62,17 +67,21 @@ func init() {
 	f.BoolVar(&playFlags.noSpecial, "no-special", false, "bookworm: play without the green Special die")
 	f.IntVar(&playFlags.think, "think", 10, "bookworm: seconds of quiet think time at the start of a turn")
 	f.IntVar(&playFlags.countdown, "countdown", 5, "bookworm: seconds of the visible countdown after the think time")
+	f.BoolVar(&playFlags.shiftBases, "shift-bases", false, "diceflick: the children's variant, bases slide along their side")
 	rootCmd.AddCommand(playCmd)
 }
 
 func runPlay(cmd *cobra.Command, args []string) error {
 	game := strings.ToLower(args[0])
-	if game == "bookworm" {
+	switch game {
+	case "bookworm":
 		return runPlayBookworm(cmd)
+	case "diceflick":
+		return runPlayDiceflick(cmd)
 	}
 	if game != "dicestars" {
 		if _, ok := all.Registry.Lookup(game); ok {
-			return fmt.Errorf("no terminal client for %s yet (dicestars and bookworm have one)", game)
+			return fmt.Errorf("no terminal client for %s yet (dicestars, bookworm and diceflick have one)", game)
 		}
 		return fmt.Errorf("unknown game %q (have %s)", args[0], strings.Join(all.Registry.IDs(), ", "))
 	}
@@ -162,6 +171,46 @@ func runPlayBookworm(cmd *cobra.Command) error {
 		cfg.BotDelay = playFlags.botDelay
 	}
 	m, err := tui.NewBookworm(cfg)
+	if err != nil {
+		return err
+	}
+	return runScreen(m)
+}
+
+// runPlayDiceflick is `dicehall play diceflick`: the registry's Diceflick
+// (its arena simulator and, when it has them, bots) at a terminal table.
+func runPlayDiceflick(cmd *cobra.Command) error {
+	g, ok := all.Registry.Lookup("diceflick")
+	if !ok {
+		return fmt.Errorf("diceflick is not registered")
+	}
+	df, ok := g.(diceflick.Game)
+	if !ok {
+		return fmt.Errorf("diceflick is registered as %T, not diceflick.Game", g)
+	}
+	seed, err := playSeed(cmd)
+	if err != nil {
+		return err
+	}
+	if playFlags.botDelay < 0 {
+		return fmt.Errorf("--bot-delay must not be negative")
+	}
+	spec := playFlags.players
+	if !cmd.Flags().Changed("players") {
+		spec = tui.DefaultDiceflickPlayers
+	}
+	// Without bots from the game, only people can play.
+	bots, _ := g.(engine.BotProvider)
+	seats, err := tui.ParseDiceflickPlayers(spec, seed, bots)
+	if err != nil {
+		return err
+	}
+	opts, err := json.Marshal(diceflick.Options{ShiftBases: playFlags.shiftBases})
+	if err != nil {
+		return err
+	}
+	m, err := tui.NewDiceflick(tui.DiceflickConfig{Seats: seats, Seed: seed, Game: df, Arena: &physics.DefaultArena,
+		Options: opts, RecordPath: playFlags.record, BotDelay: playFlags.botDelay})
 	if err != nil {
 		return err
 	}
