@@ -15,6 +15,7 @@ import (
 	"github.com/dicehall/dicehall/engine"
 	"github.com/dicehall/dicehall/games/all"
 	"github.com/dicehall/dicehall/games/bookworm"
+	"github.com/dicehall/dicehall/games/diceflick"
 	"github.com/dicehall/dicehall/games/dicestars"
 	"github.com/dicehall/dicehall/sim"
 )
@@ -41,8 +42,10 @@ from game to game so that every bot starts equally often; the results depend
 only on --seed and --games, not on --workers. One bot alone plays the solo
 variant against the virtual opponent.
 
-Games with bots: dicestars (random, greedy, expert; default expert,greedy)
-and bookworm (easy, medium, hard; 2 to 6 bots, default hard,medium,easy).
+Games with bots: dicestars (random, greedy, expert; default expert,greedy),
+bookworm (easy, medium, hard; 2 to 6 bots, default hard,medium,easy) and
+diceflick (easy, medium, hard; 1 to 4 bots, default hard,medium,easy; one
+bot alone plays practice games, scored on its own).
 Bookworm is played on a simulated clock: each bot takes the time it says
 it thinks, and a turn whose deadline passes first fails as at a real table.
 --options passes Bookworm's table options (JSON, as for a table).`,
@@ -50,7 +53,8 @@ it thinks, and a turn whose deadline passes first fails as at a real table.
   dicehall sim dicestars --bots expert --games 500 --json
   dicehall sim dicestars --bots greedy,random --plot scores.png
   dicehall sim bookworm --bots hard,medium,easy --games 1000 --seed 1
-  dicehall sim bookworm --bots hard,easy --options '{"special": false}'`,
+  dicehall sim bookworm --bots hard,easy --options '{"special": false}'
+  dicehall sim diceflick --bots hard,easy --games 500 --seed 1`,
 	Args: cobra.ExactArgs(1),
 	RunE: runSim,
 }
@@ -123,20 +127,23 @@ type SimBookworm struct {
 
 func runSim(cmd *cobra.Command, args []string) error {
 	game := args[0]
-	if game != "dicestars" && game != "bookworm" {
-		return &exitError{code: 2, err: fmt.Errorf("sim: no bots for game %q (only dicestars and bookworm)", game)}
+	if game != "dicestars" && game != "bookworm" && game != "diceflick" {
+		return &exitError{code: 2, err: fmt.Errorf("sim: no bots for game %q (only dicestars, bookworm and diceflick)", game)}
 	}
 	if game != "bookworm" && simFlags.options != "" {
 		return &exitError{code: 2, err: fmt.Errorf("sim: --options is for bookworm")}
 	}
 	bots := simFlags.bots
-	if game == "bookworm" && !cmd.Flags().Changed("bots") {
+	if (game == "bookworm" || game == "diceflick") && !cmd.Flags().Changed("bots") {
 		bots = "hard,medium,easy"
 	}
 	kinds := strings.Split(bots, ",")
 	minBots, maxBots := 1, dicestars.MaxPlayers
-	if game == "bookworm" {
+	switch game {
+	case "bookworm":
 		minBots, maxBots = bookworm.MinPlayers, bookworm.MaxPlayers
+	case "diceflick":
+		minBots, maxBots = 1, diceflick.MaxPlayers
 	}
 	if len(kinds) < minBots || len(kinds) > maxBots {
 		return &exitError{code: 2, err: fmt.Errorf("sim: %d bots, want %d to %d", len(kinds), minBots, maxBots)}
@@ -148,12 +155,22 @@ func runSim(cmd *cobra.Command, args []string) error {
 		g, _ := all.Registry.Lookup(game)
 		bw = g.(bookworm.Game)
 	}
+	// Diceflick's landings come from the registry's physics, as at a
+	// served table; its bots imagine their flicks with the same arena.
+	var df diceflick.Game
+	if game == "diceflick" {
+		g, _ := all.Registry.Lookup(game)
+		df = g.(diceflick.Game)
+	}
 	for i, k := range kinds {
 		kinds[i] = strings.ToLower(strings.TrimSpace(k))
 		var err error
-		if game == "bookworm" {
+		switch game {
+		case "bookworm":
 			_, err = bw.NewBot(kinds[i], 0)
-		} else {
+		case "diceflick":
+			_, err = df.NewBot(kinds[i], 0)
+		default:
 			_, err = dicestars.NewBot(kinds[i], 0)
 		}
 		if err != nil {
@@ -174,6 +191,11 @@ func runSim(cmd *cobra.Command, args []string) error {
 		}
 		play = func(i int) (simGame, error) {
 			return playBookworm(bw, kinds, options, simFlags.seed, i)
+		}
+	}
+	if game == "diceflick" {
+		play = func(i int) (simGame, error) {
+			return playDiceflick(df, kinds, simFlags.seed, i)
 		}
 	}
 
@@ -260,8 +282,11 @@ func playDiceStars(kinds []string, master uint64, i int) (simGame, error) {
 
 // simTitle is the game's name for people.
 func simTitle(game string) string {
-	if game == "bookworm" {
+	switch game {
+	case "bookworm":
 		return "Bookworm"
+	case "diceflick":
+		return "Diceflick"
 	}
 	return "Dice Stars"
 }
@@ -313,6 +338,49 @@ func playBookworm(g bookworm.Game, kinds []string, options json.RawMessage, mast
 	return sg, nil
 }
 
+// playDiceflick plays game i like playBookworm: seats rotated by i, chance
+// from stream 0 of the game seed (draws, hand noise, faces), bot p from
+// stream p+1.
+func playDiceflick(g diceflick.Game, kinds []string, master uint64, i int) (simGame, error) {
+	n := len(kinds)
+	seed := engine.SplitSeed(master, uint64(i))
+	names := make([]string, n)
+	bots := make([]engine.Controller, n)
+	entry := make([]int, n) // seat -> bot entry
+	for p := range n {
+		entry[p] = (p + i) % n
+		names[p] = fmt.Sprintf("%s#%d", kinds[entry[p]], entry[p])
+		var err error
+		if bots[p], err = g.NewBot(kinds[entry[p]], engine.SplitSeed(seed, uint64(p+1))); err != nil {
+			return simGame{}, err
+		}
+	}
+	m, err := diceflick.NewMatch(g.Sim, names, nil)
+	if err != nil {
+		return simGame{}, err
+	}
+	if err := diceflick.PlayBots(m, bots, engine.NewSource(engine.SplitSeed(seed, 0))); err != nil {
+		return simGame{}, err
+	}
+	res := m.Result()
+	sg := simGame{scores: make([]int, n), place: make([]int, n), share: make([]float64, n)}
+	for p := range n {
+		b := entry[p]
+		sg.scores[b] = res.Scores[p]
+		sg.place[b] = -1
+		for _, w := range res.Winners {
+			if int(w) == p {
+				sg.place[b] = 1
+				sg.share[b] = 1 / float64(len(res.Winners))
+				if len(res.Winners) > 1 {
+					sg.place[b] = 0
+				}
+			}
+		}
+	}
+	return sg, nil
+}
+
 func summarizeSim(game string, kinds []string, results []simGame) SimReport {
 	n := len(kinds)
 	rep := SimReport{Game: game, Games: len(results), Seed: simFlags.seed, Solo: n == 1}
@@ -358,7 +426,7 @@ func summarizeSim(game string, kinds []string, results []simGame) SimReport {
 			per := func(x int) float64 { return float64(x) / float64(len(results)) }
 			br.Bookworm = &SimBookworm{Words: per(t.words), Steals: per(t.steals), Questions: per(t.questions),
 				Fails: per(t.fails), Late: per(t.late)}
-		} else if n == 1 {
+		} else if n == 1 && game == "dicestars" {
 			mean := oppSum / float64(len(results))
 			br.GridLosses, br.OpponentMean = &grid, &mean
 		}
@@ -379,6 +447,9 @@ func printSim(w io.Writer, rep SimReport) error {
 	mode := fmt.Sprintf("%d seats, seats rotated", len(rep.Bots))
 	if rep.Solo {
 		mode = "solo against the virtual opponent"
+		if rep.Game == "diceflick" {
+			mode = "practice, one player"
+		}
 	}
 	fmt.Fprintf(w, "%s: %d games, seed %d, %s (%s)\n\n", simTitle(rep.Game), rep.Games, rep.Seed, mode, rep.Elapsed)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
@@ -403,7 +474,9 @@ func printSim(w io.Writer, rep SimReport) error {
 			return err
 		}
 	}
-	if rep.Solo {
+	if rep.Solo && rep.Game == "diceflick" {
+		fmt.Fprintln(w, "\npractice: one player wins every game; the score is what counts.")
+	} else if rep.Solo {
 		b := rep.Bots[0]
 		fmt.Fprintf(w, "\nvirtual opponent: mean %.1f points; %d games lost to a full solo grid\n", *b.OpponentMean, *b.GridLosses)
 	} else {

@@ -143,3 +143,61 @@ func TestSimBookwormRefusesBadArguments(t *testing.T) {
 		}
 	}
 }
+
+func TestSimDiceflick(t *testing.T) {
+	run := func(args ...string) SimReport {
+		t.Helper()
+		out, code := runDicehall(t, "", append([]string{"sim", "diceflick", "--json"}, args...)...)
+		if code != 0 {
+			t.Fatalf("sim exited %d: %s", code, out)
+		}
+		var rep SimReport
+		if err := json.Unmarshal([]byte(out), &rep); err != nil {
+			t.Fatalf("sim --json output: %v\n%s", err, out)
+		}
+		return rep
+	}
+	one := run("--bots", "hard,easy", "--games", "12", "--seed", "1", "--workers", "1")
+	two := run("--bots", "hard,easy", "--games", "12", "--seed", "1", "--workers", "2")
+	a, _ := json.Marshal(one)
+	b, _ := json.Marshal(two)
+	if !bytes.Equal(a, b) {
+		t.Fatalf("results depend on the worker count:\n1: %s\n2: %s", a, b)
+	}
+	if one.Game != "diceflick" || one.Games != 12 || len(one.Bots) != 2 || one.Solo || one.Rounds != nil {
+		t.Fatalf("unexpected report shape: %s", a)
+	}
+	h, e := one.Bots[0], one.Bots[1]
+	if h.Bot != "hard" || e.Bot != "easy" || h.Bookworm != nil || h.GridLosses != nil {
+		t.Fatalf("bots: %s", a)
+	}
+	if h.Wins+h.Ties+h.Losses != 12 || h.Wins+e.Wins+h.Ties != 12 {
+		t.Fatalf("counts do not add up: %+v %+v", h, e)
+	}
+	// Hard wins about 97% against easy (docs/performance.md); at this seed
+	// it must win the large majority.
+	if h.Wins < 9 || h.Score.Mean < e.Score.Mean+20 {
+		t.Fatalf("hard %+v, easy %+v", h, e)
+	}
+
+	// Without --bots: hard, medium and easy.
+	def := run("--games", "1")
+	if len(def.Bots) != 3 || def.Bots[0].Bot != "hard" || def.Bots[2].Bot != "easy" {
+		t.Fatalf("default bots: %+v", def.Bots)
+	}
+
+	out, code := runDicehall(t, "", "sim", "diceflick", "--bots", "medium", "--games", "2")
+	if code != 0 || !strings.Contains(out, "Diceflick: 2 games") || !strings.Contains(out, "practice, one player") ||
+		strings.Contains(out, "virtual opponent") {
+		t.Fatalf("text report (exit %d):\n%s", code, out)
+	}
+	for _, args := range [][]string{
+		{"sim", "diceflick", "--bots", "hard,expert"},
+		{"sim", "diceflick", "--bots", "easy,easy,easy,easy,easy"},
+		{"sim", "diceflick", "--options", `{}`},
+	} {
+		if _, code := runDicehall(t, "", args...); code != 2 {
+			t.Errorf("%v: exit %d, want 2", args, code)
+		}
+	}
+}
