@@ -40,7 +40,7 @@ func TestDictionariesMatch(t *testing.T) {
 		}
 	}
 	use := regexp.MustCompile(`\bt\('([a-z][\w.-]*[\w])'`)
-	for _, f := range []string{"home.js", "table.js", "replay.js", "dicestars.js", "bookworm.js"} {
+	for _, f := range []string{"home.js", "table.js", "replay.js", "dicestars.js", "bookworm.js", "diceflick.js"} {
 		for _, m := range use.FindAllStringSubmatch(read(t, f), -1) {
 			if !slices.Contains(ek, m[1]) {
 				t.Errorf("%s looks up %q, which no dictionary has", f, m[1])

@@ -4,6 +4,7 @@
 export const renderers = {
   dicestars: () => import('/static/dicestars.js'),
   bookworm: () => import('/static/bookworm.js'),
+  diceflick: () => import('/static/diceflick.js'),
 };
 
 export function playable(gameId) {

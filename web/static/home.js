@@ -17,6 +17,7 @@ const hs = {
   bwSpecial: true,
   bwThink: 10,
   soloGrid: 30,
+  dfShift: false,
   lists: { open: null, live: null, over: null },
   loadError: '',
   joinError: '',
@@ -58,7 +59,7 @@ function renderForm() {
   const counts = [];
   for (let n = g.minPlayers; n <= g.maxPlayers; n++) counts.push(n);
   const playersSel = h('select', { id: 'f-players', onchange: (e) => { hs.players = Number(e.target.value); renderForm(); } },
-    counts.map((n) => h('option', { value: String(n), selected: n === hs.players }, n === 1 ? t('home.players.solo') : t('home.players.n', { n }))));
+    counts.map((n) => h('option', { value: String(n), selected: n === hs.players }, n === 1 ? t(hs.game === 'diceflick' ? 'home.players.practice' : 'home.players.solo') : t('home.players.n', { n }))));
 
   const seatFields = [];
   for (let i = 0; i < hs.players; i++) {
@@ -90,6 +91,12 @@ function renderForm() {
       h('select', { id: 'f-bw-think', onchange: (e) => { hs.bwThink = Number(e.target.value); } },
         [5, 10, 15, 20, 30].map((s) => h('option', { value: String(s), selected: s === hs.bwThink }, t('home.bw.think.secs', { n: s }))))),
   ] : null;
+  const df = hs.game === 'diceflick' ? [
+    h('p', { class: 'field check' },
+      h('input', { id: 'f-df-shift', type: 'checkbox', checked: hs.dfShift, 'aria-describedby': 'df-shift-hint', onchange: (e) => { hs.dfShift = e.target.checked; } }),
+      h('label', { for: 'f-df-shift' }, t('home.df.shift'))),
+    h('p', { class: 'muted small', id: 'df-shift-hint' }, t('home.df.shift.hint')),
+  ] : null;
 
   replace(els.form,
     h('h2', { id: 'create-h' }, t('home.create')),
@@ -100,6 +107,7 @@ function renderForm() {
     h('p', { class: 'muted small', id: 'clock-hint' }, t('home.clock.hint')),
     solo,
     bw,
+    df,
     hs.formError ? h('p', { class: 'error', role: 'alert' }, hs.formError) : h('p', { class: 'sr-only', role: 'status' }, hs.busy ? t('home.creating') : ''),
     h('button', { type: 'submit', class: 'primary big', id: 'create', disabled: hs.busy }, hs.busy ? t('home.creating') : t('home.create.go')));
 }
@@ -130,6 +138,7 @@ async function create() {
     if (!hs.bwSpecial) options.special = false;
     if (hs.bwThink !== 10) options.thinkSeconds = hs.bwThink;
   }
+  if (hs.game === 'diceflick' && hs.dfShift) options.shiftBases = true;
   hs.busy = true;
   hs.formError = '';
   renderForm();
