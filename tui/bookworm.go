@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"slices"
 	"strings"
 	"sync"
@@ -453,10 +452,7 @@ func (m *Bookworm) recordPath() string {
 
 // save writes the record as JSON (the form `dicehall replay` reads).
 func (m *Bookworm) save(path string) {
-	data, err := json.MarshalIndent(m.table.Record, "", "  ")
-	if err == nil {
-		err = os.WriteFile(path, append(data, '\n'), 0o644)
-	}
+	err := writeRecord(path, m.table.Record)
 	m.saveErr = err
 	if err != nil {
 		m.message, m.msgIsError = fmt.Sprintf("could not save the record: %v", err), true

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"math"
 	"math/bits"
-	"os"
 	"slices"
 	"strings"
 	"time"
@@ -440,10 +439,7 @@ func (m *Diceflick) recordPath() string {
 
 // save writes the record as JSON (the form `dicehall replay` reads).
 func (m *Diceflick) save(path string) {
-	data, err := json.MarshalIndent(m.table.Record, "", "  ")
-	if err == nil {
-		err = os.WriteFile(path, append(data, '\n'), 0o644)
-	}
+	err := writeRecord(path, m.table.Record)
 	m.saveErr = err
 	if err != nil {
 		m.fail(fmt.Sprintf("could not save the record: %v", err))

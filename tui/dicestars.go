@@ -8,7 +8,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"strings"
 	"time"
 
@@ -366,10 +365,7 @@ func (m *DiceStars) finish() {
 
 // save writes the record as JSON (the form `dicehall replay` reads).
 func (m *DiceStars) save(path string) {
-	data, err := json.MarshalIndent(m.table.Record, "", "  ")
-	if err == nil {
-		err = os.WriteFile(path, append(data, '\n'), 0o644)
-	}
+	err := writeRecord(path, m.table.Record)
 	m.saveErr = err
 	if err != nil {
 		m.message, m.msgIsError = fmt.Sprintf("could not save the record: %v", err), true

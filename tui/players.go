@@ -1,8 +1,12 @@
 package tui
 
 import (
+	"encoding/json"
 	"fmt"
+	"os"
 	"strings"
+
+	"github.com/dicehall/dicehall/engine"
 )
 
 // playerSpec is one entry of a --players list: a person's name, or a bot
@@ -52,4 +56,14 @@ func parsePlayerList(list string, newBot func(i int, kind string) error) ([]play
 		specs = append(specs, s)
 	}
 	return specs, nil
+}
+
+// writeRecord saves a game record as indented JSON, the form `dicehall
+// replay` reads.
+func writeRecord(path string, rec engine.Record) error {
+	data, err := json.MarshalIndent(rec, "", "  ")
+	if err != nil {
+		return fmt.Errorf("encode the record: %w", err)
+	}
+	return os.WriteFile(path, append(data, '\n'), 0o644)
 }
