@@ -172,3 +172,16 @@ type BotProvider interface {
 	// NewBot returns a seeded bot of the given kind.
 	NewBot(kind string, seed uint64) (Controller, error)
 }
+
+// NewResult builds a Result from per-seat scores and, once the game is over,
+// the winning seats (never nil then, so it encodes as []).
+func NewResult(over bool, scores []int, winners []int) Result {
+	r := Result{Over: over, Scores: scores}
+	if over {
+		r.Winners = make([]Seat, 0, len(winners))
+		for _, w := range winners {
+			r.Winners = append(r.Winners, Seat(w))
+		}
+	}
+	return r
+}

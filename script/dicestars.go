@@ -35,9 +35,7 @@ type dsAction struct {
 
 func (diceStars) Decode(raw json.RawMessage, st engine.State) (Step, error) {
 	var j dsAction
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&j); err != nil {
+	if err := engine.DecodeStrict(raw, &j); err != nil {
 		return nil, fmt.Errorf("dice stars action: %w", err)
 	}
 	if bytes.Equal(bytes.TrimSpace(raw), []byte("null")) {

@@ -1,7 +1,6 @@
 package bookworm
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -210,13 +209,8 @@ func faceNameFor(c *Components, n, i int, f uint8) string {
 // UnmarshalJSON decodes the wire form strictly.
 func (a *Action) UnmarshalJSON(data []byte) error {
 	var j actionJSON
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&j); err != nil {
+	if err := engine.DecodeStrict(data, &j); err != nil {
 		return fmt.Errorf("bookworm action: %w", err)
-	}
-	if dec.More() {
-		return fmt.Errorf("bookworm action: unexpected data after the object")
 	}
 	act, err := j.action()
 	if err != nil {

@@ -52,13 +52,8 @@ func ParseOptions(raw json.RawMessage) (Settings, error) {
 	if len(trimmed) == 0 || string(trimmed) == "null" {
 		return set, nil
 	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&o); err != nil {
+	if err := engine.DecodeStrict(raw, &o); err != nil {
 		return set, fmt.Errorf("bookworm options: %w", err)
-	}
-	if dec.More() {
-		return set, fmt.Errorf("bookworm options: unexpected data after the object")
 	}
 	seconds := func(p *int, name string, lo int, into *int64) error {
 		if p == nil {
@@ -252,14 +247,11 @@ func (m *Match) Clone() engine.State {
 // Result gives the totals and, when over, the winners.
 func (m *Match) Result() engine.Result {
 	s := m.S
-	r := engine.Result{Over: s.Over(), Scores: append([]int(nil), s.Totals[:s.NPlayers]...)}
-	if r.Over {
-		r.Winners = []engine.Seat{}
-		for _, w := range s.Winners() {
-			r.Winners = append(r.Winners, engine.Seat(w))
-		}
+	var winners []int
+	if s.Over() {
+		winners = s.Winners()
 	}
-	return r
+	return engine.NewResult(s.Over(), append([]int(nil), s.Totals[:s.NPlayers]...), winners)
 }
 
 func (m *Match) name(p int) string {

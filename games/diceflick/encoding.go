@@ -1,7 +1,6 @@
 package diceflick
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -197,9 +196,7 @@ func (a Action) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON decodes the wire form strictly.
 func (a *Action) UnmarshalJSON(data []byte) error {
 	var j actionJSON
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&j); err != nil {
+	if err := engine.DecodeStrict(data, &j); err != nil {
 		return fmt.Errorf("diceflick action: %w", err)
 	}
 	act, err := j.action()

@@ -40,9 +40,7 @@ func ParseOptions(raw json.RawMessage) (Options, error) {
 	if len(t) == 0 || string(t) == "null" {
 		return o, nil
 	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&o); err != nil {
+	if err := engine.DecodeStrict(raw, &o); err != nil {
 		return o, fmt.Errorf("diceflick options: %w", err)
 	}
 	return o, nil
@@ -186,15 +184,11 @@ func (m *Match) Clone() engine.State {
 
 // Result gives the totals and, when over, the winners.
 func (m *Match) Result() engine.Result {
-	r := engine.Result{Over: m.S.Over(), Scores: make([]int, m.S.NPlayers)}
-	copy(r.Scores, m.S.Totals[:m.S.NPlayers])
-	if r.Over {
-		r.Winners = []engine.Seat{}
-		for _, w := range m.S.Winners() {
-			r.Winners = append(r.Winners, engine.Seat(w))
-		}
+	var winners []int
+	if m.S.Over() {
+		winners = m.S.Winners()
 	}
-	return r
+	return engine.NewResult(m.S.Over(), append([]int(nil), m.S.Totals[:m.S.NPlayers]...), winners)
 }
 
 // Event data of Diceflick (the "kind" of each engine.Event says which).

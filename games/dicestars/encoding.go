@@ -1,7 +1,6 @@
 package dicestars
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"strconv"
@@ -113,9 +112,7 @@ func (a Action) MarshalJSON() ([]byte, error) {
 // contradictory forms are errors.
 func (a *Action) UnmarshalJSON(data []byte) error {
 	var j actionJSON
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&j); err != nil {
+	if err := engine.DecodeStrict(data, &j); err != nil {
 		return fmt.Errorf("dice stars action: %w", err)
 	}
 	act, err := j.action()

@@ -31,9 +31,7 @@ func ParseOptions(raw json.RawMessage) (Options, error) {
 	if len(bytes.TrimSpace(raw)) == 0 || string(bytes.TrimSpace(raw)) == "null" {
 		return o, nil
 	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&o); err != nil {
+	if err := engine.DecodeStrict(raw, &o); err != nil {
 		return o, fmt.Errorf("dice stars options: %w", err)
 	}
 	return o, nil
@@ -167,17 +165,15 @@ func (m *Match) Clone() engine.State {
 
 // Result gives the current totals and, when over, the winners.
 func (m *Match) Result() engine.Result {
-	r := engine.Result{Over: m.S.Over(), Scores: make([]int, m.S.NPlayers)}
-	for p := range r.Scores {
-		r.Scores[p] = m.S.Score(p)
+	scores := make([]int, m.S.NPlayers)
+	for p := range scores {
+		scores[p] = m.S.Score(p)
 	}
-	if r.Over {
-		r.Winners = []engine.Seat{}
-		for _, w := range m.S.Winners() {
-			r.Winners = append(r.Winners, engine.Seat(w))
-		}
+	var winners []int
+	if m.S.Over() {
+		winners = m.S.Winners()
 	}
-	return r
+	return engine.NewResult(m.S.Over(), scores, winners)
 }
 
 // Event data of Dice Stars (the "kind" of each engine.Event says which).
