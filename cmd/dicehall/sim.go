@@ -6,6 +6,7 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"slices"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -257,22 +258,11 @@ func playDiceStars(kinds []string, master uint64, i int) (simGame, error) {
 	if err != nil {
 		return simGame{}, err
 	}
-	g := simGame{scores: make([]int, n), place: make([]int, n), share: make([]float64, n)}
-	winners := end.Winners()
-	for p := 0; p < n; p++ {
-		b := entry[p]
-		g.scores[b] = end.Score(p)
-		g.place[b] = -1
-		for _, w := range winners {
-			if w == p {
-				g.place[b] = 1
-				g.share[b] = 1 / float64(len(winners))
-				if len(winners) > 1 {
-					g.place[b] = 0
-				}
-			}
-		}
+	scores := make([]int, n)
+	for p := range scores {
+		scores[p] = end.Score(p)
 	}
+	g := outcome(entry, scores, end.Winners())
 	if end.Solo() {
 		g.solo = end.SoloOpponent()
 		g.soloGot = end.SoloLost
@@ -296,17 +286,9 @@ func simTitle(game string) string {
 // it on a simulated clock, so the outcome depends on the seeds alone.
 func playBookworm(g bookworm.Game, kinds []string, options json.RawMessage, master uint64, i int) (simGame, error) {
 	n := len(kinds)
-	seed := engine.SplitSeed(master, uint64(i))
-	names := make([]string, n)
-	bots := make([]engine.Controller, n)
-	entry := make([]int, n) // seat -> bot entry
-	for p := range n {
-		entry[p] = (p + i) % n
-		names[p] = fmt.Sprintf("%s#%d", kinds[entry[p]], entry[p])
-		var err error
-		if bots[p], err = g.NewBot(kinds[entry[p]], engine.SplitSeed(seed, uint64(p+1))); err != nil {
-			return simGame{}, err
-		}
+	seed, names, bots, entry, err := seatBots(g, kinds, master, i)
+	if err != nil {
+		return simGame{}, err
 	}
 	m, err := g.NewMatch(names, options)
 	if err != nil {
@@ -317,22 +299,10 @@ func playBookworm(g bookworm.Game, kinds []string, options json.RawMessage, mast
 		return simGame{}, err
 	}
 	res := m.Result()
-	sg := simGame{scores: make([]int, n), place: make([]int, n), share: make([]float64, n),
-		bw: make([]bookwormTally, n), rounds: st.Rounds}
+	sg := outcome(entry, res.Scores, seatInts(res.Winners))
+	sg.bw, sg.rounds = make([]bookwormTally, n), st.Rounds
 	for p := range n {
-		b := entry[p]
-		sg.scores[b] = res.Scores[p]
-		sg.place[b] = -1
-		for _, w := range res.Winners {
-			if int(w) == p {
-				sg.place[b] = 1
-				sg.share[b] = 1 / float64(len(res.Winners))
-				if len(res.Winners) > 1 {
-					sg.place[b] = 0
-				}
-			}
-		}
-		sg.bw[b] = bookwormTally{words: st.Words[p], steals: st.Steals[p], questions: st.Questions[p],
+		sg.bw[entry[p]] = bookwormTally{words: st.Words[p], steals: st.Steals[p], questions: st.Questions[p],
 			fails: st.Timeouts[p], late: st.Late[p]}
 	}
 	return sg, nil
@@ -342,18 +312,9 @@ func playBookworm(g bookworm.Game, kinds []string, options json.RawMessage, mast
 // from stream 0 of the game seed (draws, hand noise, faces), bot p from
 // stream p+1.
 func playDiceflick(g diceflick.Game, kinds []string, master uint64, i int) (simGame, error) {
-	n := len(kinds)
-	seed := engine.SplitSeed(master, uint64(i))
-	names := make([]string, n)
-	bots := make([]engine.Controller, n)
-	entry := make([]int, n) // seat -> bot entry
-	for p := range n {
-		entry[p] = (p + i) % n
-		names[p] = fmt.Sprintf("%s#%d", kinds[entry[p]], entry[p])
-		var err error
-		if bots[p], err = g.NewBot(kinds[entry[p]], engine.SplitSeed(seed, uint64(p+1))); err != nil {
-			return simGame{}, err
-		}
+	seed, names, bots, entry, err := seatBots(g, kinds, master, i)
+	if err != nil {
+		return simGame{}, err
 	}
 	m, err := diceflick.NewMatch(g.Sim, names, nil)
 	if err != nil {
@@ -363,22 +324,7 @@ func playDiceflick(g diceflick.Game, kinds []string, master uint64, i int) (simG
 		return simGame{}, err
 	}
 	res := m.Result()
-	sg := simGame{scores: make([]int, n), place: make([]int, n), share: make([]float64, n)}
-	for p := range n {
-		b := entry[p]
-		sg.scores[b] = res.Scores[p]
-		sg.place[b] = -1
-		for _, w := range res.Winners {
-			if int(w) == p {
-				sg.place[b] = 1
-				sg.share[b] = 1 / float64(len(res.Winners))
-				if len(res.Winners) > 1 {
-					sg.place[b] = 0
-				}
-			}
-		}
-	}
-	return sg, nil
+	return outcome(entry, res.Scores, seatInts(res.Winners)), nil
 }
 
 func summarizeSim(game string, kinds []string, results []simGame) SimReport {
@@ -483,4 +429,48 @@ func printSim(w io.Writer, rep SimReport) error {
 		fmt.Fprintln(w, "\nwin rate counts a win shared by k players as 1/k (half in a two-player tie).")
 	}
 	return nil
+}
+
+// seatBots seats the bots of game i for the engine-driven games: seats
+// rotate by i, bot p gets stream p+1 of the game's seed (stream 0 is
+// chance). entry maps a seat to its bot entry in kinds.
+func seatBots(g engine.BotProvider, kinds []string, master uint64, i int) (seed uint64, names []string, bots []engine.Controller, entry []int, err error) {
+	n := len(kinds)
+	seed = engine.SplitSeed(master, uint64(i))
+	names, bots, entry = make([]string, n), make([]engine.Controller, n), make([]int, n)
+	for p := range n {
+		entry[p] = (p + i) % n
+		names[p] = fmt.Sprintf("%s#%d", kinds[entry[p]], entry[p])
+		if bots[p], err = g.NewBot(kinds[entry[p]], engine.SplitSeed(seed, uint64(p+1))); err != nil {
+			return 0, nil, nil, nil, err
+		}
+	}
+	return seed, names, bots, entry, nil
+}
+
+// outcome turns one game's per-seat scores and winning seats into results
+// per bot entry: place 1 for a sole win, 0 for a shared one, -1 for a loss,
+// and the win share (1/k for a win shared by k).
+func outcome(entry []int, scores []int, winners []int) simGame {
+	n := len(entry)
+	g := simGame{scores: make([]int, n), place: make([]int, n), share: make([]float64, n)}
+	for p, b := range entry {
+		g.scores[b] = scores[p]
+		g.place[b] = -1
+		if slices.Contains(winners, p) {
+			g.place[b], g.share[b] = 1, 1/float64(len(winners))
+			if len(winners) > 1 {
+				g.place[b] = 0
+			}
+		}
+	}
+	return g
+}
+
+func seatInts(seats []engine.Seat) []int {
+	out := make([]int, len(seats))
+	for i, s := range seats {
+		out[i] = int(s)
+	}
+	return out
 }
