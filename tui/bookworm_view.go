@@ -7,7 +7,6 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
-	"github.com/charmbracelet/x/ansi"
 
 	"github.com/dicehall/dicehall/engine"
 	"github.com/dicehall/dicehall/games/bookworm"
@@ -96,31 +95,7 @@ func (m *Bookworm) Render() string {
 	default:
 		lines = append(lines, m.statusLines(v)...)
 	}
-	if msg := m.messageText(); msg != "" {
-		lines = append(lines, msg)
-	}
-	if room := h - 1 - len(lines) - 1; room > 0 && len(m.log) > 0 {
-		lines = append(lines, styleFaint.Render("── what happened "+strings.Repeat("─", max(0, min(w, 60)-17))))
-		lines = append(lines, m.log[max(0, len(m.log)-room):]...)
-	}
-	for len(lines) < h-1 {
-		lines = append(lines, "")
-	}
-	lines = append(lines[:h-1], m.bwHelp())
-	for i, l := range lines {
-		lines[i] = ansi.Truncate(l, w, "…")
-	}
-	return strings.Join(lines, "\n")
-}
-
-func (m *Bookworm) messageText() string {
-	if m.message == "" {
-		return ""
-	}
-	if m.msgIsError {
-		return styleError.Render("✗ " + m.message)
-	}
-	return styleYellow.Render(m.message)
+	return screenFooter(lines, m.message, m.msgIsError, m.log, m.bwHelp(), w, h)
 }
 
 func (m *Bookworm) bwHeader(v *bookworm.View, w int) string {

@@ -347,31 +347,7 @@ func (m *Diceflick) Render() string {
 		}
 		lines = append(lines, l)
 	}
-	if msg := m.messageText(); msg != "" {
-		lines = append(lines, msg)
-	}
-	if room := h - 1 - len(lines) - 1; room > 0 && len(m.log) > 0 {
-		lines = append(lines, styleFaint.Render("── what happened "+strings.Repeat("─", max(0, min(w, 60)-17))))
-		lines = append(lines, m.log[max(0, len(m.log)-room):]...)
-	}
-	for len(lines) < h-1 {
-		lines = append(lines, "")
-	}
-	lines = append(lines[:h-1], m.dfHelp())
-	for i, l := range lines {
-		lines[i] = ansi.Truncate(l, w, "…")
-	}
-	return strings.Join(lines, "\n")
-}
-
-func (m *Diceflick) messageText() string {
-	if m.message == "" {
-		return ""
-	}
-	if m.msgIsError {
-		return styleError.Render("✗ " + m.message)
-	}
-	return styleYellow.Render(m.message)
+	return screenFooter(lines, m.message, m.msgIsError, m.log, m.dfHelp(), w, h)
 }
 
 func (m *Diceflick) dfHeader(rep *diceflick.Report, w int) string {

@@ -6,6 +6,8 @@ import (
 	"os"
 	"strings"
 
+	"github.com/charmbracelet/x/ansi"
+
 	"github.com/dicehall/dicehall/engine"
 )
 
@@ -66,4 +68,29 @@ func writeRecord(path string, rec engine.Record) error {
 		return fmt.Errorf("encode the record: %w", err)
 	}
 	return os.WriteFile(path, append(data, '\n'), 0o644)
+}
+
+// screenFooter finishes a w×h screen the same way for every game: the
+// message line (errors marked), as much of the log as fits under a rule,
+// blank lines down to the help line, and every line cut to the width.
+func screenFooter(lines []string, message string, isError bool, log []string, help string, w, h int) string {
+	if message != "" {
+		if isError {
+			lines = append(lines, styleError.Render("✗ "+message))
+		} else {
+			lines = append(lines, styleYellow.Render(message))
+		}
+	}
+	if room := h - 1 - len(lines) - 1; room > 0 && len(log) > 0 {
+		lines = append(lines, styleFaint.Render("── what happened "+strings.Repeat("─", max(0, min(w, 60)-17))))
+		lines = append(lines, log[max(0, len(log)-room):]...)
+	}
+	for len(lines) < h-1 {
+		lines = append(lines, "")
+	}
+	lines = append(lines[:h-1], help)
+	for i, l := range lines {
+		lines[i] = ansi.Truncate(l, w, "…")
+	}
+	return strings.Join(lines, "\n")
 }
