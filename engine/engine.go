@@ -105,7 +105,12 @@ type State interface {
 	// Turn says who may act now.
 	Turn() Turn
 	// Legal lists the legal actions of seat right now (none for ChanceSeat:
-	// chance outcomes come from SampleChance or a script).
+	// chance outcomes come from SampleChance or a script). For discrete
+	// actions it is exhaustive: an action is legal exactly when it is
+	// listed. A game whose actions are continuous (a flick's angle and
+	// power) lists one representative of each distinct choice and says so
+	// in its documentation; every listed action is legal, and the first is
+	// a safe default a table may play for a seat (a bot fallback).
 	Legal(seat Seat) []Action
 	// Check tells whether the move is legal without changing anything.
 	Check(m Move) error
@@ -128,13 +133,9 @@ type State interface {
 
 // Game describes one game to the platform.
 type Game interface {
-	// ID is the short name used in commands, records and URLs.
-	ID() string
-	// Title is the name people read.
-	Title() string
-	// MinPlayers and MaxPlayers bound the seats.
-	MinPlayers() int
-	MaxPlayers() int
+	// Info is the game's description: name, seats, options, bots and its
+	// English catalogue. It is the same on every call.
+	Info() Info
 	// New sets up a game for the named players with the game's options
 	// (nil means defaults).
 	New(players []string, options json.RawMessage) (State, error)
@@ -163,12 +164,10 @@ type Pacer interface {
 	ThinkMillis(view any) int64
 }
 
-// BotProvider is implemented by games that ship bots. Servers use it to
-// seat bots and to let a bot take over a seat; the bot sees only the seat's
-// view.
+// BotProvider is implemented by games that ship bots (listed in Info.Bots).
+// Servers use it to seat bots and to let a bot take over a seat; the bot
+// sees only the seat's view.
 type BotProvider interface {
-	// BotKinds lists the bot kinds, weakest first.
-	BotKinds() []string
 	// NewBot returns a seeded bot of the given kind.
 	NewBot(kind string, seed uint64) (Controller, error)
 }

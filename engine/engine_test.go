@@ -61,10 +61,9 @@ func TestRuleErrorAs(t *testing.T) {
 
 type fakeGame struct{ id string }
 
-func (g fakeGame) ID() string                                        { return g.id }
-func (g fakeGame) Title() string                                     { return strings.ToUpper(g.id) }
-func (fakeGame) MinPlayers() int                                     { return 1 }
-func (fakeGame) MaxPlayers() int                                     { return 2 }
+func (g fakeGame) Info() engine.Info {
+	return engine.Info{ID: g.id, Title: strings.ToUpper(g.id), MinPlayers: 1, MaxPlayers: 2}
+}
 func (fakeGame) New([]string, json.RawMessage) (engine.State, error) { return nil, errors.New("fake") }
 func (fakeGame) DecodeAction([]byte) (engine.Action, error)          { return nil, errors.New("fake") }
 
@@ -80,7 +79,7 @@ func TestRegistry(t *testing.T) {
 		t.Fatalf("IDs %v, want sorted", got)
 	}
 	g, ok := r.Lookup("dicestars")
-	if !ok || g.Title() != "Dice Stars" {
+	if !ok || g.Info().Title != "Dice Stars" {
 		t.Fatalf("lookup dicestars: %v %v", g, ok)
 	}
 	if _, ok := r.Lookup("DiceStars"); ok {

@@ -70,10 +70,10 @@ func (r *Registry) Register(g Game) {
 	if r.games == nil {
 		r.games = map[string]Game{}
 	}
-	if _, dup := r.games[g.ID()]; dup {
-		panic("engine: game registered twice: " + g.ID())
+	if _, dup := r.games[g.Info().ID]; dup {
+		panic("engine: game registered twice: " + g.Info().ID)
 	}
-	r.games[g.ID()] = g
+	r.games[g.Info().ID] = g
 }
 
 // Lookup finds a game by ID.

@@ -23,7 +23,7 @@ func NewTable(g Game, players []string, options []byte, seed uint64, src Source)
 	}
 	return &Table{
 		Game: g, State: st, Source: src,
-		Record: Record{Game: g.ID(), Players: append([]string(nil), players...), Options: options, Seed: seed},
+		Record: Record{Game: g.Info().ID, Players: append([]string(nil), players...), Options: options, Seed: seed},
 	}, nil
 }
 

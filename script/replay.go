@@ -137,7 +137,7 @@ func replaySteps(g engine.Game, rec engine.Record) Outcome {
 	ad, _ := AdapterFor(rec.Game)
 	desc, _ := ad.(Describer)
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s for %s\n", g.Title(), strings.Join(rec.Players, ", "))
+	fmt.Fprintf(&b, "%s for %s\n", g.Info().Title, strings.Join(rec.Players, ", "))
 	width := len(fmt.Sprint(len(rec.Moves)))
 	for i, lm := range rec.Moves {
 		a, err := g.DecodeAction(lm.Action)

@@ -51,8 +51,8 @@ func Run(s *Script) (*Result, error) {
 	if !ok {
 		return nil, malformed(-1, "game %q cannot be scripted yet (scriptable: %s)", s.Game, strings.Join(Games(), ", "))
 	}
-	if n := len(s.Players); n < g.MinPlayers() || n > g.MaxPlayers() {
-		return nil, malformed(-1, "%s is for %d to %d players, the script names %d", g.Title(), g.MinPlayers(), g.MaxPlayers(), n)
+	if n := len(s.Players); n < g.Info().MinPlayers || n > g.Info().MaxPlayers {
+		return nil, malformed(-1, "%s is for %d to %d players, the script names %d", g.Info().Title, g.Info().MinPlayers, g.Info().MaxPlayers, n)
 	}
 	var seed uint64
 	if s.Seed != nil {
@@ -60,7 +60,7 @@ func Run(s *Script) (*Result, error) {
 	}
 	t, err := engine.NewTable(g, s.Players, s.Options, seed, nil)
 	if err != nil {
-		return nil, malformed(-1, "setting up %s: %w", g.Title(), err)
+		return nil, malformed(-1, "setting up %s: %w", g.Info().Title, err)
 	}
 	// Decode every action before playing any, so a malformed script never
 	// produces a partial game.

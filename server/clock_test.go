@@ -125,10 +125,9 @@ type tickState struct {
 	passes, timeouts int
 }
 
-func (tickGame) ID() string      { return "tick" }
-func (tickGame) Title() string   { return "Tick" }
-func (tickGame) MinPlayers() int { return 1 }
-func (tickGame) MaxPlayers() int { return 2 }
+func (tickGame) Info() engine.Info {
+	return engine.Info{ID: "tick", Title: "Tick", MinPlayers: 1, MaxPlayers: 2}
+}
 func (tickGame) New(players []string, _ json.RawMessage) (engine.State, error) {
 	return &tickState{names: players}, nil
 }

@@ -321,14 +321,10 @@ func parseSettings(raw json.RawMessage) (settings, error) {
 // ---- API
 
 func (s *Server) listGames(w http.ResponseWriter, r *http.Request) {
-	out := []GameInfo{}
+	out := []engine.Info{}
 	for _, id := range s.games.IDs() {
 		g, _ := s.games.Lookup(id)
-		info := GameInfo{ID: id, Title: g.Title(), MinPlayers: g.MinPlayers(), MaxPlayers: g.MaxPlayers(), Bots: []string{}}
-		if bp, ok := g.(engine.BotProvider); ok {
-			info.Bots = bp.BotKinds()
-		}
-		out = append(out, info)
+		out = append(out, g.Info())
 	}
 	writeJSON(w, http.StatusOK, out)
 }
@@ -351,14 +347,14 @@ func (s *Server) createTable(w http.ResponseWriter, r *http.Request) {
 		bad("bad-name", err.Error())
 		return
 	}
-	if n := len(req.Seats); n < g.MinPlayers() || n > g.MaxPlayers() {
-		bad("bad-seats", fmt.Sprintf("%s is played by %d to %d seats", g.Title(), g.MinPlayers(), g.MaxPlayers()))
+	if n := len(req.Seats); n < g.Info().MinPlayers || n > g.Info().MaxPlayers {
+		bad("bad-seats", fmt.Sprintf("%s is played by %d to %d seats", g.Info().Title, g.Info().MinPlayers, g.Info().MaxPlayers))
 		return
 	}
 	bp, _ := g.(engine.BotProvider)
 	var kinds []string
 	if bp != nil {
-		kinds = bp.BotKinds()
+		kinds = g.Info().BotKinds()
 	}
 	seats := make([]store.Seat, len(req.Seats))
 	botNames := map[string]int{}
@@ -367,11 +363,11 @@ func (s *Server) createTable(w http.ResponseWriter, r *http.Request) {
 		case kindHuman:
 		case kindBot:
 			if bp == nil {
-				bad("bad-seats", g.Title()+" has no bots")
+				bad("bad-seats", g.Info().Title+" has no bots")
 				return
 			}
 			if sr.Bot == "" {
-				sr.Bot = defaultBot(bp)
+				sr.Bot = defaultBot(g)
 			}
 		default:
 			bad("bad-seats", fmt.Sprintf("seat %d: a seat is \"human\" or \"bot\"", i))
@@ -414,7 +410,7 @@ func (s *Server) createTable(w http.ResponseWriter, r *http.Request) {
 		seats[0].Name, seats[0].TokenHash = name, hash
 	}
 	now := s.clock.Now().UTC().Truncate(time.Millisecond)
-	meta := store.Table{Game: g.ID(), Options: options, Settings: mustJSON(set), Seed: newSeed(),
+	meta := store.Table{Game: g.Info().ID, Options: options, Settings: mustJSON(set), Seed: newSeed(),
 		Seats: seats, Status: store.StatusOpen, Created: now, Updated: now}
 	t, err := s.newTable(meta)
 	if err != nil {
@@ -453,7 +449,7 @@ func (s *Server) createTable(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusServiceUnavailable, "closing", "the server is shutting down")
 		return
 	}
-	s.log.Info("table created", "table", t.id, "game", g.ID(), "seats", len(seats))
+	s.log.Info("table created", "table", t.id, "game", g.Info().ID, "seats", len(seats))
 	w.Header().Set("Location", "/t/"+t.id)
 	if watchOnly {
 		writeJSON(w, http.StatusCreated, map[string]any{"id": t.id, "seat": engine.Spectator})
@@ -533,10 +529,7 @@ func (s *Server) summaryOf(ctx context.Context, meta store.Table) TableSummary {
 
 type unknownGame struct{ id string }
 
-func (g unknownGame) ID() string    { return g.id }
-func (g unknownGame) Title() string { return g.id }
-func (unknownGame) MinPlayers() int { return 0 }
-func (unknownGame) MaxPlayers() int { return 0 }
+func (g unknownGame) Info() engine.Info { return engine.Info{ID: g.id, Title: g.id} }
 func (unknownGame) New([]string, json.RawMessage) (engine.State, error) {
 	return nil, errors.New("unknown game")
 }

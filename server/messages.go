@@ -21,15 +21,6 @@ type errorBody struct {
 	Error apiError `json:"error"`
 }
 
-// GameInfo describes a game for GET /api/games.
-type GameInfo struct {
-	ID         string   `json:"id"`
-	Title      string   `json:"title"`
-	MinPlayers int      `json:"minPlayers"`
-	MaxPlayers int      `json:"maxPlayers"`
-	Bots       []string `json:"bots"`
-}
-
 // TableSummary is the public description of a table (lobby, table page).
 type TableSummary struct {
 	ID       string          `json:"id"`

@@ -48,10 +48,10 @@ type voteView struct {
 	History [][]string  `json:"history"`
 }
 
-func (voteGame) ID() string      { return "vote" }
-func (voteGame) Title() string   { return "Vote" }
-func (voteGame) MinPlayers() int { return 2 }
-func (voteGame) MaxPlayers() int { return 5 }
+func (voteGame) Info() engine.Info {
+	return engine.Info{ID: "vote", Title: "Vote", MinPlayers: 2, MaxPlayers: 5, DefaultBot: "yes",
+		Bots: []engine.BotSpec{{Kind: "yes"}, {Kind: "pass"}, {Kind: "quick"}, {Kind: "slow"}}}
+}
 func (voteGame) New(players []string, _ json.RawMessage) (engine.State, error) {
 	return &voteState{names: players, votes: make([]string, len(players)), voteAt: make([]int64, len(players))}, nil
 }
@@ -168,7 +168,6 @@ func (s *voteState) Clone() engine.State {
 // quick (paced: votes no after 1 s of game time), slow (paced: votes yes
 // after 8 s, later than any deadline). Outside a vote each plays its first
 // legal action, except pass.
-func (voteGame) BotKinds() []string { return []string{"yes", "pass", "quick", "slow"} }
 
 func (g voteGame) NewBot(kind string, _ uint64) (engine.Controller, error) {
 	b := voteBot{kind: kind, log: g.log}

@@ -198,14 +198,15 @@ func TestGamesAndPages(t *testing.T) {
 	}
 	ts := startServer(t, Config{Static: files})
 	p := newPlayer(t, ts)
-	var games []GameInfo
+	var games []engine.Info
 	if st := p.do("GET", "/api/games", nil, &games); st != 200 {
 		t.Fatal(st)
 	}
-	want := GameInfo{ID: "dicestars", Title: "Dice Stars", MinPlayers: 1, MaxPlayers: 4, Bots: []string{"random", "greedy", "expert"}}
 	var found bool
 	for _, g := range games {
-		found = found || reflect.DeepEqual(g, want)
+		found = found || g.ID == "dicestars" && g.Title == "Dice Stars" && g.MinPlayers == 1 && g.MaxPlayers == 4 &&
+			reflect.DeepEqual(g.BotKinds(), []string{"random", "greedy", "expert"}) && g.DefaultBot == "greedy" &&
+			g.Messages["dicestars.bot.expert"] == "expert"
 	}
 	if !found || len(games) != len(all.Registry.IDs()) {
 		t.Fatalf("games %+v", games)

@@ -473,26 +473,14 @@ func (t *table) botKind(seat engine.Seat) string {
 	if st.Bot != "" {
 		return st.Bot
 	}
-	return defaultBot(t.bots)
+	return defaultBot(t.game)
 }
 
-func defaultBot(bp engine.BotProvider) string {
-	if bp == nil {
-		return ""
-	}
-	kinds := bp.BotKinds()
-	if slices.Contains(kinds, "greedy") {
-		return "greedy"
-	}
-	if len(kinds) > 0 {
-		return kinds[0]
-	}
-	return ""
-}
+func defaultBot(g engine.Game) string { return g.Info().DefaultBot }
 
 func (t *table) controller(seat engine.Seat) (engine.Controller, error) {
 	if t.bots == nil {
-		return nil, fmt.Errorf("%s has no bots", t.game.Title())
+		return nil, fmt.Errorf("%s has no bots", t.game.Info().Title)
 	}
 	kind := t.botKind(seat)
 	if bc, ok := t.ctrls[seat]; ok && bc.kind == kind {
@@ -705,7 +693,7 @@ func (t *table) systemTimeout(d engine.Deadline) {
 // another player's request).
 func (t *table) takeOver(seat engine.Seat, why string) error {
 	if t.bots == nil {
-		return engine.Refuse("no-bots", fmt.Sprintf("%s has no bots to play a seat", t.game.Title()))
+		return engine.Refuse("no-bots", fmt.Sprintf("%s has no bots to play a seat", t.game.Info().Title))
 	}
 	kind := t.botKind(seat)
 	if err := t.changeMeta(func(m *store.Table) {
@@ -763,7 +751,7 @@ func (t *table) publish() TableSummary {
 }
 
 func summarize(meta store.Table, g engine.Game, st engine.State, version int) TableSummary {
-	s := TableSummary{ID: meta.ID, Game: meta.Game, Title: g.Title(), Status: meta.Status,
+	s := TableSummary{ID: meta.ID, Game: meta.Game, Title: g.Info().Title, Status: meta.Status,
 		Settings: orEmpty(meta.Settings), Options: orEmpty(meta.Options),
 		Created: meta.Created, Updated: meta.Updated, Version: version, Result: wireResult(engine.Result{})}
 	if st != nil {

@@ -49,7 +49,7 @@ func ParseBookwormPlayers(spec string, seed uint64, bots engine.BotProvider) ([]
 		}
 		b, err := bots.NewBot(kind, engine.SplitSeed(seed, uint64(i)))
 		if err != nil {
-			return fmt.Errorf("%w (bots: %s)", err, strings.Join(bots.BotKinds(), ", "))
+			return fmt.Errorf("%w (bots: %s)", err, strings.Join(bookworm.BotKinds, ", "))
 		}
 		made[i] = b
 		return nil

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"slices"
 	"strings"
 
 	"github.com/dicehall/dicehall/engine"
@@ -12,7 +11,7 @@ import (
 )
 
 // BotKinds lists the Bookworm bots, weakest first.
-var BotKinds = []string{"easy", "medium", "hard"}
+var BotKinds = info.BotKinds()
 
 // botLevel is what tells the bots apart. Reaction times are milliseconds for
 // a turn of the default length (think 10 s + countdown 5 s). They shrink with
@@ -108,8 +107,6 @@ func NewBot(kind string, seed uint64, lex words.Lexicon) (*Bot, error) {
 	return &Bot{lvl: lvl, seed: seed, rng: engine.NewSource(seed), lex: lex}, nil
 }
 
-// BotKinds lists the bots of Bookworm (engine.BotProvider).
-func (Game) BotKinds() []string { return slices.Clone(BotKinds) }
 
 // NewBot returns a bot as an engine.Controller that is also an
 // engine.Pacer (engine.BotProvider). It knows words from the game's lexicon.

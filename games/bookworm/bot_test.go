@@ -93,10 +93,10 @@ func realGame() Game { return Game{Deck: words.Deck(), Lexicon: words.Default()}
 
 func TestBotKinds(t *testing.T) {
 	g := realGame()
-	if got := g.BotKinds(); !slices.Equal(got, []string{"easy", "medium", "hard"}) {
+	if got := g.Info().BotKinds(); !slices.Equal(got, []string{"easy", "medium", "hard"}) {
 		t.Fatalf("kinds %v", got)
 	}
-	for _, k := range g.BotKinds() {
+	for _, k := range g.Info().BotKinds() {
 		c, err := g.NewBot(k, 1)
 		if err != nil || c.Name() != k {
 			t.Fatalf("%s: %v %v", k, c, err)
@@ -118,7 +118,7 @@ func TestBotKinds(t *testing.T) {
 // the rules (PlayBots stops on a refusal).
 func TestBotsPlayLegally(t *testing.T) {
 	g := realGame()
-	kinds := g.BotKinds()
+	kinds := g.Info().BotKinds()
 	for n := MinPlayers; n <= MaxPlayers; n++ {
 		for _, special := range []bool{true, false} {
 			for i := range 4 {

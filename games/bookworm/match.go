@@ -25,11 +25,6 @@ type Game struct {
 	Lexicon words.Lexicon
 }
 
-func (Game) ID() string      { return "bookworm" }
-func (Game) Title() string   { return "Bookworm: The Dice Game" }
-func (Game) MinPlayers() int { return MinPlayers }
-func (Game) MaxPlayers() int { return MaxPlayers }
-
 // Options are the table options. Absent fields take the defaults below.
 type Options struct {
 	Special          *bool `json:"special,omitempty"`          // play with the Special die (default true)

@@ -13,7 +13,7 @@ import (
 )
 
 // BotKinds lists the bots of Diceflick, weakest first.
-var BotKinds = []string{"easy", "medium", "hard"}
+var BotKinds = info.BotKinds()
 
 // botLevel is what sets the bots apart: how shaky their hand is and how
 // hard they think.
@@ -67,8 +67,6 @@ func NewBot(kind string, seed uint64, sim Simulator) (*Bot, error) {
 	return &Bot{level: lv, sim: sim, arena: &physics.DefaultArena, rng: engine.NewSource(seed)}, nil
 }
 
-// BotKinds lists the bots (engine.BotProvider).
-func (Game) BotKinds() []string { return append([]string(nil), BotKinds...) }
 
 // NewBot returns a bot that imagines flicks with the game's own simulator
 // (engine.BotProvider).

@@ -50,7 +50,7 @@ func TestBotsPlayLegally(t *testing.T) {
 
 func TestBotsRegistered(t *testing.T) {
 	g := Game{Sim: botSim}
-	if got := g.BotKinds(); len(got) != 3 || got[0] != "easy" || got[2] != "hard" {
+	if got := g.Info().BotKinds(); len(got) != 3 || got[0] != "easy" || got[2] != "hard" {
 		t.Fatalf("BotKinds = %v", got)
 	}
 	if _, err := g.NewBot("grandmaster", 1); err == nil {

@@ -17,11 +17,6 @@ type Game struct {
 	Sim Simulator
 }
 
-func (Game) ID() string      { return "diceflick" }
-func (Game) Title() string   { return "Diceflick" }
-func (Game) MinPlayers() int { return 1 }
-func (Game) MaxPlayers() int { return MaxPlayers }
-
 // Options are the table options of Diceflick.
 type Options struct {
 	// ShiftBases is the children's variant: a base may slide along its side

@@ -22,7 +22,7 @@ type Bot interface {
 }
 
 // BotKinds lists the bots, weakest first.
-var BotKinds = []string{"random", "greedy", "expert"}
+var BotKinds = info.BotKinds()
 
 // botMakers builds bots by kind; each bot file adds itself here.
 var botMakers = map[string]func(seed uint64) Bot{
@@ -69,8 +69,6 @@ func (c Controller) Choose(view any, _ []engine.Action) (engine.Action, error) {
 	return c.Bot.Decide(&v.State), nil
 }
 
-// BotKinds lists the bots of Dice Stars (engine.BotProvider).
-func (Game) BotKinds() []string { return append([]string(nil), BotKinds...) }
 
 // NewBot returns a bot as an engine.Controller (engine.BotProvider).
 func (Game) NewBot(kind string, seed uint64) (engine.Controller, error) {

@@ -12,11 +12,6 @@ import (
 // Game is Dice Stars for the engine registry.
 type Game struct{}
 
-func (Game) ID() string      { return "dicestars" }
-func (Game) Title() string   { return "Dice Stars" }
-func (Game) MinPlayers() int { return 1 }
-func (Game) MaxPlayers() int { return MaxPlayers }
-
 // Options are the table options of Dice Stars.
 type Options struct {
 	// SoloGrid overrides the number of cells of the solo grid.

@@ -160,8 +160,8 @@ func TestSeats(t *testing.T) {
 			t.Errorf("%d players: NewState %v, NewMatch %v", n, err, merr)
 		}
 	}
-	if g := (Game{}); g.MinPlayers() != 1 || g.MaxPlayers() != 4 || g.ID() != "dicestars" {
-		t.Fatalf("game %s: %d..%d players", g.ID(), g.MinPlayers(), g.MaxPlayers())
+	if g := (Game{}).Info(); g.MinPlayers != 1 || g.MaxPlayers != 4 || g.ID != "dicestars" {
+		t.Fatalf("game %s: %d..%d players", g.ID, g.MinPlayers, g.MaxPlayers)
 	}
 }
 

@@ -235,7 +235,8 @@ async function loadGames() {
   try {
     const g = await api.games();
     const offered = Array.isArray(g) ? g.filter((x) => playable(x.id)) : [];
-    if (offered.length) hs.games = offered;
+    // A bot is described as {kind, label}; the form works with kinds.
+    if (offered.length) hs.games = offered.map((x) => ({ ...x, bots: (x.bots || []).map((b) => b.kind ?? b) }));
   } catch { /* keep the built-in list */ }
   if (!hs.games.some((g) => g.id === hs.game)) hs.game = hs.games[0].id;
   renderForm();

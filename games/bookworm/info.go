@@ -1,0 +1,53 @@
+package bookworm
+
+import "github.com/dicehall/dicehall/engine"
+
+// Info describes Bookworm to the platform: its seats, options, bots and
+// English catalogue (narration in narrate.go adds its sentences).
+func (Game) Info() engine.Info { return info }
+
+var info = engine.Info{
+	ID: "bookworm", Title: "Bookworm: The Dice Game",
+	MinPlayers: MinPlayers, MaxPlayers: MaxPlayers,
+	Options: []engine.OptionSpec{
+		{Name: "special", Type: engine.OptionBool, Default: []byte("true"),
+			Label: "bookworm.opt.special", Hint: "bookworm.opt.special.hint",
+			Flag: "no-special", Help: "play without the green Special die"},
+		{Name: "thinkSeconds", Type: engine.OptionInt, Default: []byte("10"), Min: 0, Max: 600,
+			Label: "bookworm.opt.think", Unit: "bookworm.unit.seconds", Choices: []int{5, 10, 15, 20, 30},
+			Flag: "think", Help: "seconds of quiet think time at the start of a turn"},
+		{Name: "countdownSeconds", Type: engine.OptionInt, Default: []byte("5"), Min: 1, Max: 600,
+			Label: "bookworm.opt.countdown", Unit: "bookworm.unit.seconds",
+			Flag: "countdown", Help: "seconds of the visible countdown after the think time"},
+		{Name: "challengeSeconds", Type: engine.OptionInt, Default: []byte("4"), Min: 1, Max: 600,
+			Label: "bookworm.opt.challenge", Unit: "bookworm.unit.seconds",
+			Flag: "challenge", Help: "seconds the others have to challenge a word"},
+		{Name: "voteSeconds", Type: engine.OptionInt, Default: []byte("10"), Min: 1, Max: 600,
+			Label: "bookworm.opt.vote", Unit: "bookworm.unit.seconds",
+			Flag: "vote", Help: "seconds to vote on a challenged word"},
+		{Name: "target", Type: engine.OptionInt, Default: []byte("21"), Min: 1, Max: 1000,
+			Label: "bookworm.opt.target", Flag: "target", Help: "points that end the game"},
+	},
+	Bots: []engine.BotSpec{
+		{Kind: "easy", Label: "bookworm.bot.easy"},
+		{Kind: "medium", Label: "bookworm.bot.medium"},
+		{Kind: "hard", Label: "bookworm.bot.hard"},
+	},
+	DefaultBot: "medium",
+	Messages:   messages,
+}
+
+// messages is the English catalogue of Bookworm.
+var messages = map[string]string{
+	"bookworm.opt.special":      "Play with the green Special die",
+	"bookworm.opt.special.hint": "Leave it out for a first game.",
+	"bookworm.opt.think":        "Think time before the countdown",
+	"bookworm.opt.countdown":    "Countdown",
+	"bookworm.opt.challenge":    "Time to challenge a word",
+	"bookworm.opt.vote":         "Time to vote",
+	"bookworm.opt.target":       "Points to win",
+	"bookworm.unit.seconds":     "{n} {n:second:seconds}",
+	"bookworm.bot.easy":         "easy",
+	"bookworm.bot.medium":       "medium",
+	"bookworm.bot.hard":         "hard",
+}

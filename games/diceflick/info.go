@@ -1,0 +1,40 @@
+package diceflick
+
+import "github.com/dicehall/dicehall/engine"
+
+// Info describes Diceflick to the platform: its seats, options, bots and
+// English catalogue (narration in narrate.go adds its sentences).
+func (Game) Info() engine.Info { return info }
+
+var info = engine.Info{
+	ID: "diceflick", Title: "Diceflick",
+	MinPlayers: 1, MaxPlayers: MaxPlayers,
+	OnePlayer: "diceflick.practice",
+	Options: []engine.OptionSpec{
+		{Name: "shiftBases", Type: engine.OptionBool, Default: []byte("false"),
+			Label: "diceflick.opt.shiftBases", Hint: "diceflick.opt.shiftBases.hint",
+			Flag: "shift-bases", Help: "the children's variant: bases slide along their side"},
+		{Name: "rounds", Type: engine.OptionInt, Default: []byte("10"), Min: 1, Max: MaxRounds,
+			Label: "diceflick.opt.rounds", Flag: "rounds", Help: "rounds in the game"},
+		{Name: "components", Type: engine.OptionJSON, Default: []byte("null"), Label: "diceflick.opt.components"},
+	},
+	Bots: []engine.BotSpec{
+		{Kind: "easy", Label: "diceflick.bot.easy"},
+		{Kind: "medium", Label: "diceflick.bot.medium"},
+		{Kind: "hard", Label: "diceflick.bot.hard"},
+	},
+	DefaultBot: "medium",
+	Messages:   messages,
+}
+
+// messages is the English catalogue of Diceflick.
+var messages = map[string]string{
+	"diceflick.practice":            "practice alone",
+	"diceflick.opt.shiftBases":      "Children’s variant: bases may slide along their side",
+	"diceflick.opt.shiftBases.hint": "Press anywhere along a side to flick from there.",
+	"diceflick.opt.rounds":          "Rounds",
+	"diceflick.opt.components":      "Arena components",
+	"diceflick.bot.easy":            "easy",
+	"diceflick.bot.medium":          "medium",
+	"diceflick.bot.hard":            "hard",
+}
