@@ -107,7 +107,6 @@ func NewBot(kind string, seed uint64, lex words.Lexicon) (*Bot, error) {
 	return &Bot{lvl: lvl, seed: seed, rng: engine.NewSource(seed), lex: lex}, nil
 }
 
-
 // NewBot returns a bot as an engine.Controller that is also an
 // engine.Pacer (engine.BotProvider). It knows words from the game's lexicon.
 func (g Game) NewBot(kind string, seed uint64) (engine.Controller, error) {

@@ -67,7 +67,6 @@ func NewBot(kind string, seed uint64, sim Simulator) (*Bot, error) {
 	return &Bot{level: lv, sim: sim, arena: &physics.DefaultArena, rng: engine.NewSource(seed)}, nil
 }
 
-
 // NewBot returns a bot that imagines flicks with the game's own simulator
 // (engine.BotProvider).
 func (g Game) NewBot(kind string, seed uint64) (engine.Controller, error) {

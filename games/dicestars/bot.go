@@ -69,7 +69,6 @@ func (c Controller) Choose(view any, _ []engine.Action) (engine.Action, error) {
 	return c.Bot.Decide(&v.State), nil
 }
 
-
 // NewBot returns a bot as an engine.Controller (engine.BotProvider).
 func (Game) NewBot(kind string, seed uint64) (engine.Controller, error) {
 	b, err := NewBot(kind, seed)
