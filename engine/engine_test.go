@@ -110,9 +110,9 @@ func TestSeatAndTurn(t *testing.T) {
 }
 
 // playTable plays a whole Dice Stars game on a Table with random bots.
-func playTable(t *testing.T, players []string, seed uint64) *engine.Table {
+func playTable(t *testing.T, players []string, seed uint64) *engine.Runner {
 	t.Helper()
-	tb, err := engine.NewTable(dicestars.Game{}, players, nil, seed, nil)
+	tb, err := engine.NewRunner(dicestars.Game{}, players, nil, seed, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -184,7 +184,7 @@ func TestRecordReplay(t *testing.T) {
 }
 
 func TestTableLogsOnlyAcceptedMoves(t *testing.T) {
-	tb, err := engine.NewTable(dicestars.Game{}, []string{"ada", "bo"}, nil, 7, nil)
+	tb, err := engine.NewRunner(dicestars.Game{}, []string{"ada", "bo"}, nil, 7, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -81,6 +81,16 @@ type BotSpec struct {
 	Label string `json:"label"`
 }
 
+// NamedBots lists bot kinds, weakest first, each labelled by the
+// catalogue key "<game>.bot.<kind>".
+func NamedBots(game string, kinds ...string) []BotSpec {
+	out := make([]BotSpec, len(kinds))
+	for i, k := range kinds {
+		out[i] = BotSpec{Kind: k, Label: game + ".bot." + k}
+	}
+	return out
+}
+
 // BotKinds lists the kinds of info's bots, weakest first.
 func (info Info) BotKinds() []string {
 	out := make([]string, len(info.Bots))

@@ -2,18 +2,18 @@ package engine
 
 import "fmt"
 
-// Table drives one game: it resolves chance from a source, logs every move,
-// and hands moves to the rules. It is what scripts, simulations, the terminal
-// client and the server's table actor have in common.
-type Table struct {
+// Runner drives one game outside a server: it resolves chance from a
+// source, logs every move in a record, and hands moves to the rules. Scripts,
+// the terminal client and tests use it.
+type Runner struct {
 	Game   Game
 	State  State
 	Source Source
 	Record Record
 }
 
-// NewTable sets up a game and its record.
-func NewTable(g Game, players []string, options []byte, seed uint64, src Source) (*Table, error) {
+// NewRunner sets up a game and its record.
+func NewRunner(g Game, players []string, options []byte, seed uint64, src Source) (*Runner, error) {
 	st, err := g.New(players, options)
 	if err != nil {
 		return nil, err
@@ -21,14 +21,14 @@ func NewTable(g Game, players []string, options []byte, seed uint64, src Source)
 	if src == nil {
 		src = NewSource(seed)
 	}
-	return &Table{
+	return &Runner{
 		Game: g, State: st, Source: src,
 		Record: Record{Game: g.Info().ID, Players: append([]string(nil), players...), Options: options, Seed: seed},
 	}, nil
 }
 
 // Play applies a move and logs it. Nothing is logged when the rules refuse it.
-func (t *Table) Play(m Move) ([]Event, error) {
+func (t *Runner) Play(m Move) ([]Event, error) {
 	ev, err := t.State.Apply(m)
 	if err != nil {
 		return nil, err
@@ -42,7 +42,7 @@ func (t *Table) Play(m Move) ([]Event, error) {
 // ResolveChance lets nature act while the rules ask for it, drawing from the
 // table's source (or using fixed, the outcome a script imposes, for the first
 // chance move).
-func (t *Table) ResolveChance(at int64, fixed Action) ([]Event, error) {
+func (t *Runner) ResolveChance(at int64, fixed Action) ([]Event, error) {
 	var all []Event
 	for t.State.Turn().Chance {
 		a := fixed

@@ -207,7 +207,7 @@ func seatNamed(st engine.State, name string) (engine.Seat, error) {
 	return 0, fmt.Errorf("no player is called %q", name)
 }
 
-func (s *bwStep) Play(t *engine.Table) ([]engine.Event, error) {
+func (s *bwStep) Play(t *engine.Runner) ([]engine.Event, error) {
 	m, ok := t.State.(*bookworm.Match)
 	if !ok {
 		return nil, fmt.Errorf("not a bookworm game (%T)", t.State)

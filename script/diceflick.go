@@ -123,7 +123,7 @@ func dfJSON(v any) []byte {
 	return b
 }
 
-func dfMatch(t *engine.Table) (*diceflick.Match, error) {
+func dfMatch(t *engine.Runner) (*diceflick.Match, error) {
 	m, ok := t.State.(*diceflick.Match)
 	if !ok {
 		return nil, fmt.Errorf("not a diceflick game (%T)", t.State)
@@ -132,7 +132,7 @@ func dfMatch(t *engine.Table) (*diceflick.Match, error) {
 }
 
 // drawPending draws the dice a turn is waiting for from the seed.
-func drawPending(t *engine.Table, m *diceflick.Match) ([]engine.Event, error) {
+func drawPending(t *engine.Runner, m *diceflick.Match) ([]engine.Event, error) {
 	if m.S.Phase != diceflick.PhaseDraw {
 		return nil, nil
 	}
@@ -141,7 +141,7 @@ func drawPending(t *engine.Table, m *diceflick.Match) ([]engine.Event, error) {
 
 type dfDraw struct{ a diceflick.Action }
 
-func (d dfDraw) Play(t *engine.Table) ([]engine.Event, error) {
+func (d dfDraw) Play(t *engine.Runner) ([]engine.Event, error) {
 	if _, err := dfMatch(t); err != nil {
 		return nil, err
 	}
@@ -154,7 +154,7 @@ type dfFlickStep struct {
 	land  *diceflick.Action
 }
 
-func (f dfFlickStep) Play(t *engine.Table) ([]engine.Event, error) {
+func (f dfFlickStep) Play(t *engine.Runner) ([]engine.Event, error) {
 	m, err := dfMatch(t)
 	if err != nil {
 		return nil, err
@@ -192,7 +192,7 @@ type dfScore struct {
 	choice diceflick.Choice
 }
 
-func (s dfScore) Play(t *engine.Table) ([]engine.Event, error) {
+func (s dfScore) Play(t *engine.Runner) ([]engine.Event, error) {
 	m, err := dfMatch(t)
 	if err != nil {
 		return nil, err

@@ -79,7 +79,7 @@ func TestDiceflickSeededLandings(t *testing.T) {
 		return physics.Landing{Hole: physics.NoHole}
 	})
 	playIt := func() diceflick.Report {
-		tab, err := engine.NewTable(diceflick.Game{Sim: sim}, []string{"ann"}, nil, 42, nil)
+		tab, err := engine.NewRunner(diceflick.Game{Sim: sim}, []string{"ann"}, nil, 42, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -158,7 +158,7 @@ type dsDraw struct {
 	dice          []dicestars.Die
 }
 
-func (d *dsDraw) Play(t *engine.Table) ([]engine.Event, error) {
+func (d *dsDraw) Play(t *engine.Runner) ([]engine.Event, error) {
 	n := d.n
 	if n < 0 || n > 255 {
 		n = 0 // refused below as a wrong count, with the script's number
@@ -198,7 +198,7 @@ type dsTake struct {
 	badRow []int64 // multiplier rows the sheet does not have
 }
 
-func (tk *dsTake) Play(t *engine.Table) ([]engine.Event, error) {
+func (tk *dsTake) Play(t *engine.Runner) ([]engine.Event, error) {
 	mv := engine.Move{Seat: actor(t.State), Action: tk.action}
 	if err := t.State.Check(mv); err != nil {
 		if re, ok := engine.AsRuleError(err); ok && re.Rule == dicestars.RuleBadValue && tk.action.Type == dicestars.ActTakeValue && int64(tk.action.Value) != tk.value {

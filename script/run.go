@@ -31,7 +31,7 @@ type Failure struct {
 // refused, the refusal (nothing after it was applied).
 type Result struct {
 	Adapter Adapter
-	Table   *engine.Table
+	Table   *engine.Runner
 	Events  [][]engine.Event
 	Failure *Failure
 }
@@ -58,7 +58,7 @@ func Run(s *Script) (*Result, error) {
 	if s.Seed != nil {
 		seed = *s.Seed
 	}
-	t, err := engine.NewTable(g, s.Players, s.Options, seed, nil)
+	t, err := engine.NewRunner(g, s.Players, s.Options, seed, nil)
 	if err != nil {
 		return nil, malformed(-1, "setting up %s: %w", g.Info().Title, err)
 	}

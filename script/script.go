@@ -73,7 +73,7 @@ type Describer interface {
 // or drawn from the table's source. The runner undoes every move of a step
 // that fails, so a step need not clean up after itself.
 type Step interface {
-	Play(t *engine.Table) ([]engine.Event, error)
+	Play(t *engine.Runner) ([]engine.Event, error)
 }
 
 var (

@@ -123,7 +123,7 @@ const (
 // stamped at the deadline, bots act after their think time.
 type Bookworm struct {
 	cfg   BookwormConfig
-	table *engine.Table
+	table *engine.Runner
 	match *bookworm.Match
 	start time.Time
 	now   int64 // game time, ms since the start; never goes back
@@ -178,7 +178,7 @@ func NewBookworm(cfg BookwormConfig) (*Bookworm, error) {
 			cfg.Seats[i].mu = &sync.Mutex{}
 		}
 	}
-	t, err := engine.NewTable(cfg.Game, names, cfg.Options, cfg.Seed, engine.NewSource(cfg.Seed))
+	t, err := engine.NewRunner(cfg.Game, names, cfg.Options, cfg.Seed, engine.NewSource(cfg.Seed))
 	if err != nil {
 		return nil, err
 	}

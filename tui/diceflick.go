@@ -119,7 +119,7 @@ type scorePart struct {
 // Diceflick is the terminal client of Diceflick, a tea.Model.
 type Diceflick struct {
 	cfg   DiceflickConfig
-	table *engine.Table
+	table *engine.Runner
 	match *diceflick.Match
 	arena *physics.Arena
 
@@ -179,7 +179,7 @@ func NewDiceflick(cfg DiceflickConfig) (*Diceflick, error) {
 	for i, s := range cfg.Seats {
 		names[i] = s.Name
 	}
-	t, err := engine.NewTable(cfg.Game, names, cfg.Options, cfg.Seed, engine.NewSource(cfg.Seed))
+	t, err := engine.NewRunner(cfg.Game, names, cfg.Options, cfg.Seed, engine.NewSource(cfg.Seed))
 	if err != nil {
 		return nil, err
 	}

@@ -99,7 +99,7 @@ func (c Config) DefaultRecordPath() string {
 // DiceStars is the terminal client of Dice Stars, a tea.Model.
 type DiceStars struct {
 	cfg    Config
-	table  *engine.Table
+	table  *engine.Runner
 	match  *dicestars.Match
 	layout *dicestars.Layout
 	start  time.Time
@@ -146,7 +146,7 @@ func NewDiceStars(cfg Config) (*DiceStars, error) {
 			return nil, err
 		}
 	}
-	t, err := engine.NewTable(dicestars.Game{}, names, opts, cfg.Seed, engine.NewSource(cfg.Seed))
+	t, err := engine.NewRunner(dicestars.Game{}, names, opts, cfg.Seed, engine.NewSource(cfg.Seed))
 	if err != nil {
 		return nil, err
 	}
@@ -283,7 +283,7 @@ func (m *DiceStars) after(msg tea.Msg) tea.Cmd {
 }
 
 // resolveChance rolls the announced dice with the seeded source, as
-// engine.Table does, and logs the roll.
+// engine.Runner does, and logs the roll.
 func (m *DiceStars) resolveChance() {
 	ev, err := m.table.ResolveChance(m.at(), nil)
 	m.gen++

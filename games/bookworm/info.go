@@ -28,11 +28,7 @@ var info = engine.Info{
 		{Name: "target", Type: engine.OptionInt, Default: []byte("21"), Min: 1, Max: 1000,
 			Label: "bookworm.opt.target", Flag: "target", Help: "points that end the game"},
 	},
-	Bots: []engine.BotSpec{
-		{Kind: "easy", Label: "bookworm.bot.easy"},
-		{Kind: "medium", Label: "bookworm.bot.medium"},
-		{Kind: "hard", Label: "bookworm.bot.hard"},
-	},
+	Bots:       engine.NamedBots("bookworm", "easy", "medium", "hard"),
 	DefaultBot: "medium",
 	Messages:   messages,
 }

@@ -83,7 +83,7 @@ func TestRandomGames(t *testing.T) {
 		n := rapid.IntRange(MinPlayers, MaxPlayers).Draw(rt, "players")
 		special := rapid.Bool().Draw(rt, "special")
 		opts := fmt.Sprintf(`{"special":%v,"target":%d}`, special, rapid.IntRange(1, 21).Draw(rt, "target"))
-		tb, err := engine.NewTable(testGame(), []string{"a", "b", "c", "d", "e", "f"}[:n], []byte(opts), 1, nil)
+		tb, err := engine.NewRunner(testGame(), []string{"a", "b", "c", "d", "e", "f"}[:n], []byte(opts), 1, nil)
 		if err != nil {
 			rt.Fatal(err)
 		}

@@ -168,11 +168,11 @@ func checkConserved(t *testing.T, s *State) {
 	}
 }
 
-// TestRecordReplays plays a seeded game through engine.Table and rebuilds
+// TestRecordReplays plays a seeded game through engine.Runner and rebuilds
 // it from its record without the simulator: landings are recorded.
 func TestRecordReplays(t *testing.T) {
 	g := Game{Sim: fakeSim}
-	tab, err := engine.NewTable(g, []string{"ann", "bob"}, nil, 7, nil)
+	tab, err := engine.NewRunner(g, []string{"ann", "bob"}, nil, 7, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -18,11 +18,7 @@ var info = engine.Info{
 			Label: "diceflick.opt.rounds", Flag: "rounds", Help: "rounds in the game"},
 		{Name: "components", Type: engine.OptionJSON, Default: []byte("null"), Label: "diceflick.opt.components"},
 	},
-	Bots: []engine.BotSpec{
-		{Kind: "easy", Label: "diceflick.bot.easy"},
-		{Kind: "medium", Label: "diceflick.bot.medium"},
-		{Kind: "hard", Label: "diceflick.bot.hard"},
-	},
+	Bots:       engine.NamedBots("diceflick", "easy", "medium", "hard"),
 	DefaultBot: "medium",
 	Messages:   messages,
 }

@@ -269,7 +269,7 @@ func TestEmptyBag(t *testing.T) {
 func TestGameFlowAndWinners(t *testing.T) {
 	for _, players := range []int{1, 2, 3, 4} {
 		m := newMatch(t, players, "")
-		tab := &engine.Table{State: m, Source: engine.NewSource(uint64(players))}
+		tab := &engine.Runner{State: m, Source: engine.NewSource(uint64(players))}
 		rounds, overs := 0, 0
 		for turn := 0; !m.S.Over(); turn++ {
 			if want := turn % players; m.S.Current != want {

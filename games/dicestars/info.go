@@ -16,11 +16,7 @@ var info = engine.Info{
 			Help: "cells of the solo grid (solo variant)"},
 		{Name: "layout", Type: engine.OptionJSON, Default: []byte("null"), Label: "dicestars.opt.layout"},
 	},
-	Bots: []engine.BotSpec{
-		{Kind: "random", Label: "dicestars.bot.random"},
-		{Kind: "greedy", Label: "dicestars.bot.greedy"},
-		{Kind: "expert", Label: "dicestars.bot.expert"},
-	},
+	Bots:       engine.NamedBots("dicestars", "random", "greedy", "expert"),
 	DefaultBot: "greedy",
 	Messages:   messages,
 }
