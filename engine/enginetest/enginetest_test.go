@@ -41,7 +41,7 @@ func (a raceAction) Kind() string {
 
 func (g race) Info() engine.Info {
 	return engine.Info{ID: "race", Title: "Race", MinPlayers: 2, MaxPlayers: 3,
-		Options: []engine.OptionSpec{{Name: "target", Type: engine.OptionInt, Default: []byte("12"), Min: 12, Max: 12, Label: "race.target"}},
+		Options:  []engine.OptionSpec{{Name: "target", Type: engine.OptionInt, Default: []byte("12"), Min: 12, Max: 12, Label: "race.target"}},
 		Messages: map[string]string{"race.target": "Target"}}
 }
 
