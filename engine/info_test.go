@@ -1,0 +1,107 @@
+package engine_test
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/dicehall/dicehall/engine"
+)
+
+func TestRender(t *testing.T) {
+	cat := map[string]string{
+		"took":   "{player} took {n} {n:die:dice}",
+		"word":   "{player} named {words}",
+		"broken": "{player} opens { but never closes",
+		"plain":  "the round ends",
+	}
+	cases := []struct {
+		name string
+		msg  engine.Message
+		want string
+	}{
+		{"placeholders and a plural of one", engine.Message{Key: "took", Args: map[string]any{"player": "ann", "n": 1}}, "ann took 1 die"},
+		{"plural of many", engine.Message{Key: "took", Args: map[string]any{"player": "bob", "n": 3}}, "bob took 3 dice"},
+		{"plural of zero", engine.Message{Key: "took", Args: map[string]any{"player": "bob", "n": 0}}, "bob took 0 dice"},
+		{"a count decoded from JSON", engine.Message{Key: "took", Args: map[string]any{"player": "cy", "n": float64(1)}}, "cy took 1 die"},
+		{"a count as text", engine.Message{Key: "took", Args: map[string]any{"player": "cy", "n": "1"}}, "cy took 1 die"},
+		{"a list of words", engine.Message{Key: "word", Args: map[string]any{"player": "di", "words": []string{"big", "cat"}}}, "di named big cat"},
+		{"a missing argument stays visible", engine.Message{Key: "took", Args: map[string]any{"player": "ann"}}, "ann took {n} {n:die:dice}"},
+		{"an unclosed brace is text", engine.Message{Key: "broken", Args: map[string]any{"player": "ann"}}, "ann opens { but never closes"},
+		{"no arguments", engine.Message{Key: "plain"}, "the round ends"},
+		{"a missing key without arguments", engine.Message{Key: "nope"}, "nope"},
+		{"a missing key keeps its arguments", engine.Message{Key: "nope", Args: map[string]any{"n": 2}}, `nope {"n":2}`},
+	}
+	for _, c := range cases {
+		if got := engine.Render(cat, c.msg); got != c.want {
+			t.Errorf("%s: %q, want %q", c.name, got, c.want)
+		}
+	}
+}
+
+// validInfo is a complete description; each case below breaks one thing.
+func validInfo() engine.Info {
+	return engine.Info{
+		ID: "tap", Title: "Tap", MinPlayers: 1, MaxPlayers: 4, OnePlayer: "tap.solo",
+		Options: []engine.OptionSpec{
+			{Name: "fast", Type: engine.OptionBool, Default: json.RawMessage("false"), Label: "tap.fast", Flag: "fast", Help: "tap fast"},
+			{Name: "rounds", Type: engine.OptionInt, Default: json.RawMessage("3"), Min: 1, Max: 9, Label: "tap.rounds",
+				Unit: "tap.unit", Hint: "tap.hint", Choices: []int{1, 3, 9}, Flag: "rounds", Help: "rounds"},
+			{Name: "board", Type: engine.OptionJSON, Default: json.RawMessage("null"), Label: "tap.board"},
+		},
+		Bots:       engine.NamedBots("tap", "easy", "hard"),
+		DefaultBot: "easy",
+		Messages: map[string]string{"tap.solo": "alone", "tap.fast": "Fast", "tap.rounds": "Rounds", "tap.unit": "{n} {n:round:rounds}",
+			"tap.hint": "How many", "tap.board": "Board", "tap.bot.easy": "easy", "tap.bot.hard": "hard"},
+	}
+}
+
+func TestInfoValidate(t *testing.T) {
+	if err := validInfo().Validate(); err != nil {
+		t.Fatalf("a valid description: %v", err)
+	}
+	cases := []struct {
+		name  string
+		spoil func(i *engine.Info)
+		want  string
+	}{
+		{"empty id", func(i *engine.Info) { i.ID = "" }, "lower-case word"},
+		{"upper-case id", func(i *engine.Info) { i.ID = "Tap" }, "lower-case word"},
+		{"id with a space", func(i *engine.Info) { i.ID = "ta p" }, "lower-case word"},
+		{"id with a slash", func(i *engine.Info) { i.ID = "ta/p" }, "lower-case word"},
+		{"no title", func(i *engine.Info) { i.Title = "" }, "no title"},
+		{"no seats", func(i *engine.Info) { i.MinPlayers = 0 }, "players 0 to 4"},
+		{"max below min", func(i *engine.Info) { i.MinPlayers, i.MaxPlayers = 3, 2 }, "players 3 to 2"},
+		{"one player without a mode label", func(i *engine.Info) { i.OnePlayer = "" }, "onePlayer"},
+		{"a mode label without one player", func(i *engine.Info) { i.MinPlayers = 2 }, "onePlayer"},
+		{"mode label not in the catalogue", func(i *engine.Info) { i.OnePlayer = "tap.nope" }, `"tap.nope" is not in the catalogue`},
+		{"option without a label", func(i *engine.Info) { i.Options[0].Label = "" }, "option fast: no message key"},
+		{"option label not in the catalogue", func(i *engine.Info) { i.Options[0].Label = "tap.x" }, `option fast: message "tap.x"`},
+		{"unit not in the catalogue", func(i *engine.Info) { i.Options[1].Unit = "tap.x" }, "option rounds unit"},
+		{"hint not in the catalogue", func(i *engine.Info) { i.Options[1].Hint = "tap.x" }, "option rounds hint"},
+		{"choice out of range", func(i *engine.Info) { i.Options[1].Choices = []int{0, 3} }, "choice 0 out of range"},
+		{"choices on a bool", func(i *engine.Info) { i.Options[0].Choices = []int{0} }, "option fast: choice 0"},
+		{"bool default not a bool", func(i *engine.Info) { i.Options[0].Default = json.RawMessage(`"no"`) }, "not a bool"},
+		{"int default not an int", func(i *engine.Info) { i.Options[1].Default = json.RawMessage(`"3"`) }, "not an int in 1..9"},
+		{"int default out of range", func(i *engine.Info) { i.Options[1].Default = json.RawMessage(`10`) }, "not an int in 1..9"},
+		{"json option with a flag", func(i *engine.Info) { i.Options[2].Flag, i.Options[2].Help = "board", "x" }, "a json option has no flag"},
+		{"unknown option type", func(i *engine.Info) { i.Options[0].Type = "float" }, `unknown type "float"`},
+		{"a flag twice", func(i *engine.Info) { i.Options[1].Flag = "fast" }, "flag --fast twice"},
+		{"a flag without help", func(i *engine.Info) { i.Options[0].Help = "" }, "flag --fast has no help"},
+		{"empty bot kind", func(i *engine.Info) { i.Bots[1].Kind = "" }, `bot kind "" empty or twice`},
+		{"bot kind twice", func(i *engine.Info) { i.Bots[1].Kind = "easy" }, `bot kind "easy" empty or twice`},
+		{"bot label not in the catalogue", func(i *engine.Info) { delete(i.Messages, "tap.bot.hard") }, "bot hard"},
+		{"default bot not a bot", func(i *engine.Info) { i.DefaultBot = "medium" }, `default bot "medium" is not one of the bots`},
+		{"default bot without bots", func(i *engine.Info) { i.Bots = nil }, `default bot "easy" but no bots`},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			info := validInfo()
+			c.spoil(&info)
+			err := info.Validate()
+			if err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Fatalf("Validate: %v, want an error mentioning %q", err, c.want)
+			}
+		})
+	}
+}
