@@ -1,11 +1,10 @@
 package bookworm
 
 import (
-	"encoding/json"
-	"reflect"
 	"testing"
 
 	"github.com/dicehall/dicehall/engine"
+	"github.com/dicehall/dicehall/engine/enginetest"
 )
 
 // Fuzz targets. Their seed corpora run as ordinary tests; fuzz them with
@@ -21,17 +20,8 @@ func FuzzDecodeAction(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		a, err := DecodeAction(data)
-		if err != nil {
-			return
-		}
-		enc, err := json.Marshal(a)
-		if err != nil {
-			t.Fatalf("%v decoded from %q does not encode: %v", a, data, err)
-		}
-		b, err := DecodeAction(enc)
-		if err != nil || b != a {
-			t.Fatalf("%q → %v → %s → %v %v", data, a, enc, b, err)
+		if err := enginetest.DecodeRoundTrip(testGame(), data); err != nil {
+			t.Fatal(err)
 		}
 	})
 }
@@ -105,19 +95,8 @@ func fuzzEngine(t *testing.T, data []byte) {
 				}
 				continue
 			}
-			before := m.S.clone()
-			checkErr := m.Check(engine.Move{Seat: seat, At: at, Action: a})
-			_, err := m.Apply(engine.Move{Seat: seat, At: at, Action: a})
-			if (checkErr == nil) != (err == nil) {
-				t.Fatalf("Check %v but Apply %v", checkErr, err)
-			}
-			if err != nil {
-				if _, ok := engine.AsRuleError(err); !ok {
-					t.Fatalf("refusal is not a RuleError: %v", err)
-				}
-				if !reflect.DeepEqual(before, m.S) {
-					t.Fatalf("refused %v changed the state", a)
-				}
+			if _, _, err := enginetest.Try(m, engine.Move{Seat: seat, At: at, Action: a}); err != nil {
+				t.Fatal(err)
 			}
 			if err := invariants(m.S); err != nil {
 				t.Fatal(err)

@@ -1,7 +1,6 @@
 package bookworm
 
 import (
-	"encoding/json"
 	"fmt"
 	"reflect"
 	"testing"
@@ -115,22 +114,7 @@ func TestRandomGames(t *testing.T) {
 				rt.Fatalf("step %d after %v: %v", step, a, err)
 			}
 		}
-		// The record replays to the same game.
-		data, err := json.Marshal(tb.Record)
-		if err != nil {
-			rt.Fatal(err)
-		}
-		var rec engine.Record
-		if err := json.Unmarshal(data, &rec); err != nil {
-			rt.Fatal(err)
-		}
-		st, err := engine.Replay(testGame(), rec)
-		if err != nil {
-			rt.Fatal(err)
-		}
-		if !reflect.DeepEqual(st.Result(), m.Result()) || !reflect.DeepEqual(st.(*Match).Report(), m.Report()) {
-			rt.Fatalf("the replay differs: %+v vs %+v", st.Result(), m.Result())
-		}
+		// (Refusals, clones and replays are the conformance suite's.)
 		// Totals are the sums of the rounds, and the winners the best.
 		r := m.Result()
 		best := r.Scores[0]
