@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/dicehall/dicehall/engine"
+	"github.com/dicehall/dicehall/engine/enginetest"
 	"github.com/dicehall/dicehall/games/diceflick/physics"
 )
 
@@ -28,33 +29,10 @@ func FuzzDecodeAction(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		a, err := DecodeAction(data)
-		if err != nil {
-			return
-		}
-		enc, err := json.Marshal(a)
-		if err != nil {
-			t.Fatalf("decoded %q but cannot encode %+v: %v", data, a, err)
-		}
-		b, err := DecodeAction(enc)
-		if err != nil {
-			t.Fatalf("%s does not decode back: %v", enc, err)
-		}
-		if !reflect.DeepEqual(normal(a), normal(b)) {
-			t.Fatalf("round trip of %q: %+v then %+v", data, a, b)
+		if err := enginetest.DecodeRoundTrip(Game{}, data); err != nil {
+			t.Fatal(err)
 		}
 	})
-}
-
-// normal drops the differences encoding is allowed to make (nil vs empty).
-func normal(a Action) Action {
-	if len(a.Choice.Groups) == 0 {
-		a.Choice.Groups = nil
-	}
-	if len(a.Path) == 0 {
-		a.Path = nil
-	}
-	return a
 }
 
 // FuzzEngine plays a game with the fake simulator, steered by the input:
@@ -122,11 +100,11 @@ func fuzzEngine(t *testing.T, data []byte) {
 			seat = engine.Seat(next()%6 - 1)
 		}
 		before := m.S
-		_, err := m.Apply(engine.Move{Seat: seat, Action: a})
+		_, ok, err := enginetest.Try(m, engine.Move{Seat: seat, Action: a})
 		if err != nil {
-			if _, ok := engine.AsRuleError(err); !ok {
-				t.Fatalf("not a rule error: %v", err)
-			}
+			t.Fatal(err)
+		}
+		if !ok {
 			if m.S != before {
 				t.Fatal("a refused move changed the state")
 			}
