@@ -15,9 +15,6 @@ import (
 
 	"github.com/dicehall/dicehall/engine"
 	"github.com/dicehall/dicehall/games/all"
-	"github.com/dicehall/dicehall/games/bookworm"
-	"github.com/dicehall/dicehall/games/diceflick"
-	"github.com/dicehall/dicehall/games/dicestars"
 	"github.com/dicehall/dicehall/sim"
 )
 
@@ -40,16 +37,17 @@ counts 1/k: half in a two-player tie; ties are also counted on their own), and i
 
 Game i is played from the seed SplitSeed(--seed, i), and the seats rotate
 from game to game so that every bot starts equally often; the results depend
-only on --seed and --games, not on --workers. One bot alone plays the solo
-variant against the virtual opponent.
+only on --seed and --games, not on --workers. One bot alone plays the game's
+one-player mode (Dice Stars' solo variant, a Diceflick practice game).
 
-Games with bots: dicestars (random, greedy, expert; default expert,greedy),
-bookworm (easy, medium, hard; 2 to 6 bots, default hard,medium,easy) and
-diceflick (easy, medium, hard; 1 to 4 bots, default hard,medium,easy; one
-bot alone plays practice games, scored on its own).
-Bookworm is played on a simulated clock: each bot takes the time it says
-it thinks, and a turn whose deadline passes first fails as at a real table.
---options passes Bookworm's table options (JSON, as for a table).`,
+Every game with bots can be simulated (dicehall games lists them and their
+bots). Without --bots, the game's bots play each other, strongest first (as
+many as the table seats). Games are played on a simulated clock: each bot
+takes the time it says it thinks (else the bot delay), and a turn whose
+deadline passes first fails as at a real table. --options passes the
+table options (JSON, as for a table); the game refuses what it does not take.
+A game that counts more than scores (Bookworm's words and failed turns, the
+solo opponent in Dice Stars) reports those counts too.`,
 	Example: `  dicehall sim dicestars --bots expert,greedy --games 2000 --seed 1
   dicehall sim dicestars --bots expert --games 500 --json
   dicehall sim dicestars --bots greedy,random --plot scores.png
@@ -62,40 +60,39 @@ it thinks, and a turn whose deadline passes first fails as at a real table.
 
 func init() {
 	f := simCmd.Flags()
-	f.StringVar(&simFlags.bots, "bots", "expert,greedy", "comma-separated bot kinds, one per seat (one bot = solo); bookworm's default is hard,medium,easy")
+	f.StringVar(&simFlags.bots, "bots", "", "comma-separated bot kinds, one per seat (one bot = the one-player mode; default: the game's bots, strongest first)")
 	f.IntVar(&simFlags.games, "games", 1000, "number of games")
 	f.Uint64Var(&simFlags.seed, "seed", 1, "master seed; game i uses an independent seed derived from it")
 	f.IntVar(&simFlags.workers, "workers", 0, "parallel games (0 = GOMAXPROCS)")
 	f.BoolVar(&simFlags.json, "json", false, "print the report as JSON")
 	f.StringVar(&simFlags.plot, "plot", "", "draw the score distributions to this image file (.png, .svg, .pdf)")
-	f.StringVar(&simFlags.options, "options", "", "bookworm: the table options as JSON, e.g. '{\"special\": false}'")
+	f.StringVar(&simFlags.options, "options", "", "the table options as JSON, e.g. '{\"special\": false}' for bookworm")
 	rootCmd.AddCommand(simCmd)
 }
 
 // simGame is the outcome of one game, indexed by bot entry (not seat).
 type simGame struct {
-	scores  []int
-	place   []int     // 1 win, 0 shared win, -1 loss
-	share   []float64 // 1 for a win, 1/k for a win shared by k, 0 for a loss
-	solo    int       // virtual opponent's score (solo)
-	soloGot bool      // solo: the grid filled up
-	bw      []bookwormTally
-	rounds  int // bookworm: rounds played
+	scores []int
+	place  []int     // 1 win, 0 shared win, -1 loss
+	share  []float64 // 1 for a win, 1/k for a win shared by k, 0 for a loss
+	// tally is what the game counted (engine.Counter), its Seat indexed
+	// by bot entry.
+	tally engine.Tally
 }
-
-// bookwormTally is what one bot entry did in one game of Bookworm.
-type bookwormTally struct{ words, steals, questions, fails, late int }
 
 // SimReport is the JSON form of the report.
 type SimReport struct {
-	Game    string         `json:"game"`
-	Games   int            `json:"games"`
-	Seed    uint64         `json:"seed"`
-	Solo    bool           `json:"solo"`
-	Bots    []SimBotReport `json:"bots"`
-	Elapsed string         `json:"-"`
-	// Bookworm only: the mean number of rounds per game.
-	Rounds *float64 `json:"roundsPerGame,omitempty"`
+	Game  string         `json:"game"`
+	Games int            `json:"games"`
+	Seed  uint64         `json:"seed"`
+	Solo  bool           `json:"solo"`
+	Bots  []SimBotReport `json:"bots"`
+	// Stats are the game's own counts for the whole game (engine.Counter).
+	Stats []SimStat `json:"stats,omitempty"`
+	// Title names the game and Mode the table, for people.
+	Title   string `json:"-"`
+	Mode    string `json:"-"`
+	Elapsed string `json:"-"`
 }
 
 // SimBotReport is one bot entry's results. WinRate counts a win shared by k
@@ -107,97 +104,53 @@ type SimBotReport struct {
 	Losses  int         `json:"losses"`
 	WinRate sim.Rate    `json:"winRate"`
 	Score   sim.Summary `json:"score"`
-	// Solo only: games lost because the virtual opponent's grid filled, and
-	// the virtual opponent's mean score.
-	GridLosses   *int     `json:"gridLosses,omitempty"`
-	OpponentMean *float64 `json:"opponentMean,omitempty"`
-	// Bookworm only: per-game means of what the bot did.
-	Bookworm *SimBookworm `json:"bookworm,omitempty"`
+	// Stats are the game's own counts for this bot (engine.Counter).
+	Stats []SimStat `json:"stats,omitempty"`
 }
 
-// SimBookworm is a Bookworm bot's play, as means per game: words named,
-// dice stolen, ? dice taken, turns failed on the clock, and of those the
-// turns where its word came too late.
-type SimBookworm struct {
-	Words     float64 `json:"words"`
-	Steals    float64 `json:"steals"`
-	Questions float64 `json:"questions"`
-	Fails     float64 `json:"fails"`
-	Late      float64 `json:"late"`
+// SimStat is one of the game's counts: its mean per game, or its total
+// over all games when the game says so.
+type SimStat struct {
+	engine.Stat
+	Value float64 `json:"value"`
 }
 
 func runSim(cmd *cobra.Command, args []string) error {
-	game := args[0]
-	if game != "dicestars" && game != "bookworm" && game != "diceflick" {
-		return &exitError{code: 2, err: fmt.Errorf("sim: no bots for game %q (only dicestars, bookworm and diceflick)", game)}
+	usage := func(format string, a ...any) error {
+		return &exitError{code: 2, err: fmt.Errorf("sim: "+format, a...)}
 	}
-	if game != "bookworm" && simFlags.options != "" {
-		return &exitError{code: 2, err: fmt.Errorf("sim: --options is for bookworm")}
+	g, ok := all.Registry.Lookup(args[0])
+	if !ok {
+		return usage("no game %q (have %s)", args[0], strings.Join(all.Registry.IDs(), ", "))
 	}
-	bots := simFlags.bots
-	if (game == "bookworm" || game == "diceflick") && !cmd.Flags().Changed("bots") {
-		bots = "hard,medium,easy"
+	info := g.Info()
+	provider, ok := g.(engine.BotProvider)
+	if !ok || len(info.Bots) == 0 {
+		return usage("%s has no bots", info.ID)
 	}
-	kinds := strings.Split(bots, ",")
-	minBots, maxBots := 1, dicestars.MaxPlayers
-	switch game {
-	case "bookworm":
-		minBots, maxBots = bookworm.MinPlayers, bookworm.MaxPlayers
-	case "diceflick":
-		minBots, maxBots = 1, diceflick.MaxPlayers
+	kinds := defaultSimBots(info)
+	if simFlags.bots != "" {
+		kinds = strings.Split(simFlags.bots, ",")
 	}
-	if len(kinds) < minBots || len(kinds) > maxBots {
-		return &exitError{code: 2, err: fmt.Errorf("sim: %d bots, want %d to %d", len(kinds), minBots, maxBots)}
-	}
-	// Bookworm's bots know the words of the lexicon the registry's game
-	// judges with, as at a served table.
-	var bw bookworm.Game
-	if game == "bookworm" {
-		g, _ := all.Registry.Lookup(game)
-		bw = g.(bookworm.Game)
-	}
-	// Diceflick's landings come from the registry's physics, as at a
-	// served table; its bots imagine their flicks with the same arena.
-	var df diceflick.Game
-	if game == "diceflick" {
-		g, _ := all.Registry.Lookup(game)
-		df = g.(diceflick.Game)
+	if len(kinds) < info.MinPlayers || len(kinds) > info.MaxPlayers {
+		return usage("%d bots, %s seats %d to %d", len(kinds), info.ID, info.MinPlayers, info.MaxPlayers)
 	}
 	for i, k := range kinds {
 		kinds[i] = strings.ToLower(strings.TrimSpace(k))
-		var err error
-		switch game {
-		case "bookworm":
-			_, err = bw.NewBot(kinds[i], 0)
-		case "diceflick":
-			_, err = df.NewBot(kinds[i], 0)
-		default:
-			_, err = dicestars.NewBot(kinds[i], 0)
-		}
-		if err != nil {
-			return &exitError{code: 2, err: fmt.Errorf("sim: %w", err)}
+		if !info.HasBot(kinds[i]) {
+			return usage("%s has no %q bot (have %s)", info.ID, kinds[i], strings.Join(info.BotKinds(), ", "))
 		}
 	}
 	if simFlags.games < 1 {
-		return &exitError{code: 2, err: fmt.Errorf("sim: --games must be at least 1")}
+		return usage("--games must be at least 1")
 	}
-	n := len(kinds)
+	options := json.RawMessage(simFlags.options)
+	if _, err := g.New(seatNames(kinds, 0), options); err != nil {
+		return usage("--options %s: %w", simFlags.options, err)
+	}
+	counter, _ := g.(engine.Counter)
 	play := func(i int) (simGame, error) {
-		return playDiceStars(kinds, simFlags.seed, i)
-	}
-	if game == "bookworm" {
-		options := json.RawMessage(simFlags.options)
-		if _, err := bookworm.ParseOptions(options); err != nil {
-			return &exitError{code: 2, err: fmt.Errorf("sim: %w", err)}
-		}
-		play = func(i int) (simGame, error) {
-			return playBookworm(bw, kinds, options, simFlags.seed, i)
-		}
-	}
-	if game == "diceflick" {
-		play = func(i int) (simGame, error) {
-			return playDiceflick(df, kinds, simFlags.seed, i)
-		}
+		return playSim(g, provider, counter, kinds, options, simFlags.seed, i)
 	}
 
 	stderr := cmd.ErrOrStderr()
@@ -212,18 +165,27 @@ func runSim(cmd *cobra.Command, args []string) error {
 	if err != nil {
 		return fmt.Errorf("sim: %w", err)
 	}
-	rep := summarizeSim(game, kinds, results)
+	var seatStats, gameStats []engine.Stat
+	if counter != nil {
+		seatStats, gameStats = counter.Stats(len(kinds))
+	}
+	rep := summarizeSim(info.ID, kinds, results, seatStats, gameStats)
+	rep.Title = info.Title
+	rep.Mode = fmt.Sprintf("%d seats, seats rotated", len(kinds))
+	if rep.Solo {
+		rep.Mode = info.Messages[info.OnePlayer]
+	}
 	rep.Elapsed = time.Since(start).Round(time.Millisecond).String()
 
 	if simFlags.plot != "" {
-		series := make([]sim.Series, n)
+		series := make([]sim.Series, len(kinds))
 		for b := range kinds {
 			series[b].Name = rep.Bots[b].Bot
 			for _, g := range results {
 				series[b].Values = append(series[b].Values, float64(g.scores[b]))
 			}
 		}
-		title := fmt.Sprintf("%s scores, %d games, seed %d", simTitle(game), simFlags.games, simFlags.seed)
+		title := fmt.Sprintf("%s scores, %d games, seed %d", info.Title, simFlags.games, simFlags.seed)
 		if err := sim.PlotDistributions(simFlags.plot, title, "final score", series, 40); err != nil {
 			return err
 		}
@@ -236,100 +198,45 @@ func runSim(cmd *cobra.Command, args []string) error {
 	return printSim(cmd.OutOrStdout(), rep)
 }
 
-// playDiceStars plays game i: its seed comes from the master seed, the
-// seats rotate by i, each bot gets its own seed and the chance source its own.
-func playDiceStars(kinds []string, master uint64, i int) (simGame, error) {
-	n := len(kinds)
-	seed := engine.SplitSeed(master, uint64(i))
-	s, err := dicestars.NewState(nil, n)
-	if err != nil {
-		return simGame{}, err
-	}
-	bots := make([]dicestars.Bot, n)
-	entry := make([]int, n) // seat -> bot entry
-	for p := 0; p < n; p++ {
-		entry[p] = (p + i) % n
-		if bots[p], err = dicestars.NewBot(kinds[entry[p]], engine.SplitSeed(seed, uint64(p+1))); err != nil {
-			return simGame{}, err
-		}
-	}
-	// Chance gets stream 0 of the game seed, bots streams 1..n.
-	end, err := dicestars.PlayBots(s, bots, engine.NewSource(engine.SplitSeed(seed, 0)))
-	if err != nil {
-		return simGame{}, err
-	}
-	scores := make([]int, n)
-	for p := range scores {
-		scores[p] = end.Score(p)
-	}
-	g := outcome(entry, scores, end.Winners())
-	if end.Solo() {
-		g.solo = end.SoloOpponent()
-		g.soloGot = end.SoloLost
-	}
-	return g, nil
+// defaultSimBots is every bot of the game, strongest first, as many as
+// the table seats: the strongest plays the weaker ones.
+func defaultSimBots(info engine.Info) []string {
+	kinds := info.BotKinds()
+	slices.Reverse(kinds)
+	return kinds[:min(len(kinds), info.MaxPlayers)]
 }
 
-// simTitle is the game's name for people.
-func simTitle(game string) string {
-	switch game {
-	case "bookworm":
-		return "Bookworm"
-	case "diceflick":
-		return "Diceflick"
-	}
-	return "Dice Stars"
-}
-
-// playBookworm plays game i like playDiceStars: seats rotated by i, chance
-// from stream 0 of the game seed and bot p from stream p+1. PlayBots runs
-// it on a simulated clock, so the outcome depends on the seeds alone.
-func playBookworm(g bookworm.Game, kinds []string, options json.RawMessage, master uint64, i int) (simGame, error) {
-	n := len(kinds)
-	seed, names, bots, entry, err := seatBots(g, kinds, master, i)
+// playSim plays game i: its seed comes from the master seed, the seats
+// rotate by i, chance gets stream 0 of the game seed and bot p stream p+1.
+// engine.PlayBots runs it on a simulated clock, so the outcome depends on
+// the seeds alone.
+func playSim(g engine.Game, provider engine.BotProvider, counter engine.Counter, kinds []string, options json.RawMessage, master uint64, i int) (simGame, error) {
+	seed, bots, entry, err := seatBots(provider, kinds, master, i)
 	if err != nil {
 		return simGame{}, err
 	}
-	m, err := g.NewMatch(names, options)
+	st, err := g.New(seatNames(kinds, i), options)
 	if err != nil {
 		return simGame{}, err
 	}
-	st, err := bookworm.PlayBots(m, bots, engine.NewSource(engine.SplitSeed(seed, 0)))
+	t, err := engine.PlayCounted(st, bots, engine.NewSource(engine.SplitSeed(seed, 0)), counter)
 	if err != nil {
 		return simGame{}, err
 	}
-	res := m.Result()
+	res := st.Result()
 	sg := outcome(entry, res.Scores, seatInts(res.Winners))
-	sg.bw, sg.rounds = make([]bookwormTally, n), st.Rounds
-	for p := range n {
-		sg.bw[entry[p]] = bookwormTally{words: st.Words[p], steals: st.Steals[p], questions: st.Questions[p],
-			fails: st.Timeouts[p], late: st.Late[p]}
+	sg.tally.Game = t.Game
+	sg.tally.Seat = make([][]int, len(entry))
+	for p, b := range entry {
+		if p < len(t.Seat) {
+			sg.tally.Seat[b] = t.Seat[p]
+		}
 	}
 	return sg, nil
 }
 
-// playDiceflick plays game i like playBookworm: seats rotated by i, chance
-// from stream 0 of the game seed (draws, hand noise, faces), bot p from
-// stream p+1.
-func playDiceflick(g diceflick.Game, kinds []string, master uint64, i int) (simGame, error) {
-	seed, names, bots, entry, err := seatBots(g, kinds, master, i)
-	if err != nil {
-		return simGame{}, err
-	}
-	m, err := diceflick.NewMatch(g.Sim, names, nil)
-	if err != nil {
-		return simGame{}, err
-	}
-	if err := diceflick.PlayBots(m, bots, engine.NewSource(engine.SplitSeed(seed, 0))); err != nil {
-		return simGame{}, err
-	}
-	res := m.Result()
-	return outcome(entry, res.Scores, seatInts(res.Winners)), nil
-}
-
-func summarizeSim(game string, kinds []string, results []simGame) SimReport {
-	n := len(kinds)
-	rep := SimReport{Game: game, Games: len(results), Seed: simFlags.seed, Solo: n == 1}
+func summarizeSim(game string, kinds []string, results []simGame, seatStats, gameStats []engine.Stat) SimReport {
+	rep := SimReport{Game: game, Games: len(results), Seed: simFlags.seed, Solo: len(kinds) == 1}
 	count := map[string]int{}
 	for _, k := range kinds {
 		count[k]++
@@ -343,7 +250,7 @@ func summarizeSim(game string, kinds []string, results []simGame) SimReport {
 		}
 		br := SimBotReport{Bot: name}
 		scores := make([]float64, len(results))
-		oppSum, grid, won := 0.0, 0, 0.0
+		won := 0.0
 		for i, g := range results {
 			scores[i] = float64(g.scores[b])
 			switch g.place[b] {
@@ -355,49 +262,36 @@ func summarizeSim(game string, kinds []string, results []simGame) SimReport {
 				br.Losses++
 			}
 			won += g.share[b]
-			oppSum += float64(g.solo)
-			if g.soloGot {
-				grid++
-			}
 		}
 		br.WinRate = sim.NewRate(won, len(results))
 		br.Score = sim.Summarize(scores)
-		if game == "bookworm" {
-			var t bookwormTally
-			for _, g := range results {
-				x := g.bw[b]
-				t.words, t.steals, t.questions, t.fails, t.late = t.words+x.words, t.steals+x.steals,
-					t.questions+x.questions, t.fails+x.fails, t.late+x.late
-			}
-			per := func(x int) float64 { return float64(x) / float64(len(results)) }
-			br.Bookworm = &SimBookworm{Words: per(t.words), Steals: per(t.steals), Questions: per(t.questions),
-				Fails: per(t.fails), Late: per(t.late)}
-		} else if n == 1 && game == "dicestars" {
-			mean := oppSum / float64(len(results))
-			br.GridLosses, br.OpponentMean = &grid, &mean
-		}
+		br.Stats = simStats(seatStats, results, func(g simGame) []int { return g.tally.Seat[b] })
 		rep.Bots = append(rep.Bots, br)
 	}
-	if game == "bookworm" {
-		rounds := 0
-		for _, g := range results {
-			rounds += g.rounds
-		}
-		mean := float64(rounds) / float64(len(results))
-		rep.Rounds = &mean
-	}
+	rep.Stats = simStats(gameStats, results, func(g simGame) []int { return g.tally.Game })
 	return rep
 }
 
-func printSim(w io.Writer, rep SimReport) error {
-	mode := fmt.Sprintf("%d seats, seats rotated", len(rep.Bots))
-	if rep.Solo {
-		mode = "solo against the virtual opponent"
-		if rep.Game == "diceflick" {
-			mode = "practice, one player"
+// simStats sums each stat over the games and makes it a mean per game,
+// unless the stat is a total.
+func simStats(stats []engine.Stat, results []simGame, counts func(simGame) []int) []SimStat {
+	var out []SimStat
+	for i, s := range stats {
+		sum := 0
+		for _, g := range results {
+			sum += counts(g)[i]
 		}
+		v := float64(sum)
+		if !s.Total {
+			v /= float64(len(results))
+		}
+		out = append(out, SimStat{Stat: s, Value: v})
 	}
-	fmt.Fprintf(w, "%s: %d games, seed %d, %s (%s)\n\n", simTitle(rep.Game), rep.Games, rep.Seed, mode, rep.Elapsed)
+	return out
+}
+
+func printSim(w io.Writer, rep SimReport) error {
+	fmt.Fprintf(w, "%s, %d games, seed %d, %s (%s)\n\n", rep.Title, rep.Games, rep.Seed, rep.Mode, rep.Elapsed)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "bot\twin rate\t95% interval\twins\tties\tlosses\tmean\tmedian\tstdev\t")
 	for _, b := range rep.Bots {
@@ -408,44 +302,75 @@ func printSim(w io.Writer, rep SimReport) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	if rep.Rounds != nil {
-		fmt.Fprintf(w, "\nper game (%.1f rounds):\n", *rep.Rounds)
+	if len(rep.Bots[0].Stats) > 0 {
+		fmt.Fprintln(w, "\nper game:")
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-		fmt.Fprintln(tw, "bot\twords\tsteals\t? dice\tfailed turns\tof which late\t")
+		fmt.Fprint(tw, "bot\t")
+		for _, s := range rep.Bots[0].Stats {
+			fmt.Fprintf(tw, "%s\t", s.Label)
+		}
+		fmt.Fprintln(tw)
 		for _, b := range rep.Bots {
-			k := b.Bookworm
-			fmt.Fprintf(tw, "%s\t%.1f\t%.2f\t%.2f\t%.2f\t%.2f\t\n", b.Bot, k.Words, k.Steals, k.Questions, k.Fails, k.Late)
+			fmt.Fprintf(tw, "%s\t", b.Bot)
+			for _, s := range b.Stats {
+				fmt.Fprintf(tw, "%s\t", s.format("%.2f"))
+			}
+			fmt.Fprintln(tw)
 		}
 		if err := tw.Flush(); err != nil {
 			return err
 		}
 	}
-	if rep.Solo && rep.Game == "diceflick" {
-		fmt.Fprintln(w, "\npractice: one player wins every game; the score is what counts.")
-	} else if rep.Solo {
-		b := rep.Bots[0]
-		fmt.Fprintf(w, "\nvirtual opponent: mean %.1f points; %d games lost to a full solo grid\n", *b.OpponentMean, *b.GridLosses)
-	} else {
+	if len(rep.Stats) > 0 {
+		fmt.Fprintln(w)
+	}
+	for _, s := range rep.Stats {
+		if s.Total {
+			fmt.Fprintf(w, "%s: %s in %d games\n", s.Label, s.format(""), rep.Games)
+		} else {
+			fmt.Fprintf(w, "%s: %s per game\n", s.Label, s.format("%.1f"))
+		}
+	}
+	if !rep.Solo {
 		fmt.Fprintln(w, "\nwin rate counts a win shared by k players as 1/k (half in a two-player tie).")
 	}
 	return nil
 }
 
-// seatBots seats the bots of game i for the engine-driven games: seats
-// rotate by i, bot p gets stream p+1 of the game's seed (stream 0 is
-// chance). entry maps a seat to its bot entry in kinds.
-func seatBots(g engine.BotProvider, kinds []string, master uint64, i int) (seed uint64, names []string, bots []engine.Controller, entry []int, err error) {
+// format writes a mean with the given verb and a total as the whole
+// number it is.
+func (s SimStat) format(mean string) string {
+	if s.Total {
+		return fmt.Sprintf("%d", int(s.Value))
+	}
+	return fmt.Sprintf(mean, s.Value)
+}
+
+// seatNames names the seats of game i: each bot's kind and entry.
+func seatNames(kinds []string, i int) []string {
+	n := len(kinds)
+	names := make([]string, n)
+	for p := range n {
+		b := (p + i) % n
+		names[p] = fmt.Sprintf("%s#%d", kinds[b], b)
+	}
+	return names
+}
+
+// seatBots seats the bots of game i: seats rotate by i, bot p gets stream
+// p+1 of the game's seed (stream 0 is chance). entry maps a seat to its bot
+// entry in kinds.
+func seatBots(g engine.BotProvider, kinds []string, master uint64, i int) (seed uint64, bots []engine.Controller, entry []int, err error) {
 	n := len(kinds)
 	seed = engine.SplitSeed(master, uint64(i))
-	names, bots, entry = make([]string, n), make([]engine.Controller, n), make([]int, n)
+	bots, entry = make([]engine.Controller, n), make([]int, n)
 	for p := range n {
 		entry[p] = (p + i) % n
-		names[p] = fmt.Sprintf("%s#%d", kinds[entry[p]], entry[p])
 		if bots[p], err = g.NewBot(kinds[entry[p]], engine.SplitSeed(seed, uint64(p+1))); err != nil {
-			return 0, nil, nil, nil, err
+			return 0, nil, nil, err
 		}
 	}
-	return seed, names, bots, entry, nil
+	return seed, bots, entry, nil
 }
 
 // outcome turns one game's per-seat scores and winning seats into results

@@ -54,8 +54,21 @@ func TestSimSoloAndPlot(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &rep); err != nil {
 		t.Fatal(err)
 	}
-	if !rep.Solo || len(rep.Bots) != 1 || rep.Bots[0].GridLosses == nil {
+	if !rep.Solo || len(rep.Bots) != 1 || stat(rep.Stats, "dicestars.stat.gridLosses") == nil || stat(rep.Stats, "dicestars.stat.opponent") == nil {
 		t.Fatalf("solo report expected: %s", out)
+	}
+	// The options reach the table: a solo grid of 3 cells fills up in
+	// every game.
+	out, code = runDicehall(t, "", "sim", "dicestars", "--bots", "greedy", "--games", "8", "--seed", "2", "--json", "--options", `{"soloGrid": 3}`)
+	if code != 0 {
+		t.Fatalf("sim exited %d: %s", code, out)
+	}
+	var small SimReport
+	if err := json.Unmarshal([]byte(out), &small); err != nil {
+		t.Fatal(err)
+	}
+	if g := stat(small.Stats, "dicestars.stat.gridLosses"); g == nil || g.Value != 8 {
+		t.Fatalf("a 3-cell solo grid: %s", out)
 	}
 	png, err := os.ReadFile(plot)
 	if err != nil {
@@ -63,6 +76,25 @@ func TestSimSoloAndPlot(t *testing.T) {
 	}
 	if !bytes.HasPrefix(png, []byte("\x89PNG")) {
 		t.Fatalf("plot is not a PNG (%d bytes)", len(png))
+	}
+}
+
+// Without --bots, a game's bots play each other strongest first.
+func TestSimDefaultBots(t *testing.T) {
+	out, code := runDicehall(t, "", "sim", "dicestars", "--games", "1", "--json")
+	if code != 0 {
+		t.Fatalf("sim exited %d: %s", code, out)
+	}
+	var rep SimReport
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, b := range rep.Bots {
+		got = append(got, b.Bot)
+	}
+	if strings.Join(got, ",") != "expert,greedy,random" || rep.Stats != nil {
+		t.Fatalf("default bots %v, stats %+v", got, rep.Stats)
 	}
 }
 
@@ -98,11 +130,13 @@ func TestSimBookworm(t *testing.T) {
 	if !bytes.Equal(a, b) {
 		t.Fatalf("results depend on the worker count:\n1: %s\n2: %s", a, b)
 	}
-	if one.Game != "bookworm" || one.Games != 16 || len(one.Bots) != 2 || one.Rounds == nil || *one.Rounds < 1 {
+	rounds := stat(one.Stats, "bookworm.stat.rounds")
+	if one.Game != "bookworm" || one.Games != 16 || len(one.Bots) != 2 || rounds == nil || rounds.Value < 1 {
 		t.Fatalf("unexpected report shape: %s", a)
 	}
 	h, e := one.Bots[0], one.Bots[1]
-	if h.Bot != "hard" || e.Bot != "easy" || h.Bookworm == nil || e.Bookworm == nil {
+	hFails, eFails := stat(h.Stats, "bookworm.stat.fails"), stat(e.Stats, "bookworm.stat.fails")
+	if h.Bot != "hard" || e.Bot != "easy" || hFails == nil || eFails == nil || len(h.Stats) != 5 {
 		t.Fatalf("bots: %s", a)
 	}
 	if h.Wins+h.Ties+h.Losses != 16 || h.Wins+e.Wins+h.Ties != 16 {
@@ -110,8 +144,8 @@ func TestSimBookworm(t *testing.T) {
 	}
 	// Hard wins about 99% against easy (docs/performance.md); at this seed
 	// it must win the large majority, and the easy bot fails more turns.
-	if h.Wins < 13 || e.Bookworm.Fails <= h.Bookworm.Fails {
-		t.Fatalf("hard %+v %+v, easy %+v %+v", h, *h.Bookworm, e, *e.Bookworm)
+	if h.Wins < 13 || eFails.Value <= hFails.Value {
+		t.Fatalf("hard %+v, easy %+v", h, e)
 	}
 
 	// Without --bots: hard, medium and easy; options reach the table.
@@ -119,13 +153,13 @@ func TestSimBookworm(t *testing.T) {
 	if len(def.Bots) != 3 || def.Bots[0].Bot != "hard" || def.Bots[2].Bot != "easy" {
 		t.Fatalf("default bots: %+v", def.Bots)
 	}
-	if *def.Rounds > 2*2 {
-		t.Fatalf("target 5 took %.1f rounds a game", *def.Rounds)
+	if r := stat(def.Stats, "bookworm.stat.rounds"); r.Value > 2*2 {
+		t.Fatalf("target 5 took %.1f rounds a game", r.Value)
 	}
 
 	out, code := runDicehall(t, "", "sim", "bookworm", "--bots", "medium,medium", "--games", "2")
-	if code != 0 || !strings.Contains(out, "Bookworm: 2 games") || !strings.Contains(out, "medium#2") ||
-		!strings.Contains(out, "failed turns") {
+	if code != 0 || !strings.Contains(out, "Bookworm: The Dice Game, 2 games") || !strings.Contains(out, "medium#2") ||
+		!strings.Contains(out, "failed turns") || !strings.Contains(out, "rounds: ") {
 		t.Fatalf("text report (exit %d):\n%s", code, out)
 	}
 }
@@ -136,7 +170,9 @@ func TestSimBookwormRefusesBadArguments(t *testing.T) {
 		{"sim", "bookworm", "--bots", "hard,expert"},
 		{"sim", "bookworm", "--bots", "easy,easy,easy,easy,easy,easy,easy"},
 		{"sim", "bookworm", "--options", `{"special": 3}`},
-		{"sim", "dicestars", "--options", `{}`},
+		{"sim", "dicestars", "--options", `{"special": false}`},
+		{"sim", "dicestars", "--options", `{"soloGrid": "x"}`},
+		{"sim", "dicestars", "--options", `not json`},
 	} {
 		if _, code := runDicehall(t, "", args...); code != 2 {
 			t.Errorf("%v: exit %d, want 2", args, code)
@@ -164,11 +200,11 @@ func TestSimDiceflick(t *testing.T) {
 	if !bytes.Equal(a, b) {
 		t.Fatalf("results depend on the worker count:\n1: %s\n2: %s", a, b)
 	}
-	if one.Game != "diceflick" || one.Games != 12 || len(one.Bots) != 2 || one.Solo || one.Rounds != nil {
+	if one.Game != "diceflick" || one.Games != 12 || len(one.Bots) != 2 || one.Solo || one.Stats != nil {
 		t.Fatalf("unexpected report shape: %s", a)
 	}
 	h, e := one.Bots[0], one.Bots[1]
-	if h.Bot != "hard" || e.Bot != "easy" || h.Bookworm != nil || h.GridLosses != nil {
+	if h.Bot != "hard" || e.Bot != "easy" || h.Stats != nil {
 		t.Fatalf("bots: %s", a)
 	}
 	if h.Wins+h.Ties+h.Losses != 12 || h.Wins+e.Wins+h.Ties != 12 {
@@ -187,17 +223,28 @@ func TestSimDiceflick(t *testing.T) {
 	}
 
 	out, code := runDicehall(t, "", "sim", "diceflick", "--bots", "medium", "--games", "2")
-	if code != 0 || !strings.Contains(out, "Diceflick: 2 games") || !strings.Contains(out, "practice, one player") ||
+	if code != 0 || !strings.Contains(out, "Diceflick, 2 games") || !strings.Contains(out, "practice alone") ||
 		strings.Contains(out, "virtual opponent") {
 		t.Fatalf("text report (exit %d):\n%s", code, out)
 	}
 	for _, args := range [][]string{
 		{"sim", "diceflick", "--bots", "hard,expert"},
 		{"sim", "diceflick", "--bots", "easy,easy,easy,easy,easy"},
-		{"sim", "diceflick", "--options", `{}`},
+		{"sim", "diceflick", "--options", `{"rounds": -1}`},
+		{"sim", "diceflick", "--options", `{"target": 5}`},
 	} {
 		if _, code := runDicehall(t, "", args...); code != 2 {
 			t.Errorf("%v: exit %d, want 2", args, code)
 		}
 	}
+}
+
+// stat finds a game's count in a report by its key (nil when absent).
+func stat(stats []SimStat, key string) *SimStat {
+	for i := range stats {
+		if stats[i].Key == key {
+			return &stats[i]
+		}
+	}
+	return nil
 }

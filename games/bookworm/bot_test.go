@@ -53,7 +53,7 @@ func (c checkedBot) Choose(view any, legal []engine.Action) (engine.Action, erro
 // playSeeded plays one game of kinds (seat order) from seed and returns
 // the match, the stats and every answer of every bot. lexFor gives each
 // seat's lexicon (nil: the game's).
-func playSeeded(t *testing.T, g Game, kinds []string, options string, seed uint64, lexFor func(p int) words.Lexicon) (*Match, PlayStats, []string) {
+func playSeeded(t *testing.T, g Game, kinds []string, options string, seed uint64, lexFor func(p int) words.Lexicon) (*Match, engine.Tally, []string) {
 	t.Helper()
 	var raw []byte
 	if options != "" {
@@ -76,12 +76,12 @@ func playSeeded(t *testing.T, g Game, kinds []string, options string, seed uint6
 		}
 		bots[p] = checkedBot{t: t, bot: b, log: &log}
 	}
-	st, err := PlayBots(m, bots, engine.NewSource(engine.SplitSeed(seed, 0)))
+	st, err := engine.PlayCounted(m, bots, engine.NewSource(engine.SplitSeed(seed, 0)), g)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !m.S.Over() {
-		t.Fatal("PlayBots returned before the end")
+		t.Fatal("PlayCounted returned before the end")
 	}
 	if err := invariants(m.S); err != nil {
 		t.Fatal(err)
@@ -115,7 +115,7 @@ func TestBotKinds(t *testing.T) {
 
 // Random line-ups of 2 to 6 bots, with and without the Special die, play
 // whole games: every answer is checked against the view and every move by
-// the rules (PlayBots stops on a refusal).
+// the rules (engine.PlayBots stops on a refusal).
 func TestBotsPlayLegally(t *testing.T) {
 	g := realGame()
 	kinds := g.Info().BotKinds()
@@ -132,7 +132,7 @@ func TestBotsPlayLegally(t *testing.T) {
 				}
 				opts := fmt.Sprintf(`{"special": %v}`, special)
 				_, st, _ := playSeeded(t, g, line, opts, seed, nil)
-				if st.Rounds == 0 {
+				if st.Game[0] == 0 {
 					t.Fatalf("%v: no round played", line)
 				}
 			}
@@ -197,10 +197,10 @@ func TestHardBeatsEasy(t *testing.T) {
 		if w := m.S.Winners(); slices.Contains(w, h) {
 			hardWins += 1 / float64(len(w))
 		}
-		hardLate += st.Late[h]
-		easyLate += st.Late[1-h]
-		hardTO += st.Timeouts[h]
-		easyTO += st.Timeouts[1-h]
+		hardLate += st.Seat[h][statLate]
+		easyLate += st.Seat[1-h][statLate]
+		hardTO += st.Seat[h][statFails]
+		easyTO += st.Seat[1-h][statFails]
 	}
 	t.Logf("hard won %.1f of %d; late answers easy %d hard %d; failed turns easy %d hard %d",
 		hardWins, games, easyLate, hardLate, easyTO, hardTO)
@@ -466,12 +466,12 @@ func BenchmarkBotGame3P(b *testing.B) {
 		for p := range bots {
 			bots[p], _ = g.NewBot(kinds[p], engine.SplitSeed(uint64(i), uint64(p+1)))
 		}
-		st, err := PlayBots(m, bots, engine.NewSource(uint64(i)))
+		st, err := engine.PlayCounted(m, bots, engine.NewSource(uint64(i)), g)
 		if err != nil {
 			b.Fatal(err)
 		}
 		for p := range 3 {
-			decisions += st.Words[p] + st.Timeouts[p] + st.Questions[p]
+			decisions += st.Seat[p][statWords] + st.Seat[p][statFails] + st.Seat[p][statQuestions]
 		}
 	}
 	b.ReportMetric(float64(decisions)/float64(b.N), "turns/game")

@@ -11,7 +11,7 @@ import (
 var botSim = ArenaSim(&physics.DefaultArena)
 
 // playSeeded plays one bot game: kinds[p] in seat p, chance from stream 0 of
-// seed, bot p from stream p+1. PlayBots applies every decision through
+// seed, bot p from stream p+1. engine.PlayBots applies every decision through
 // Match.Apply, which refuses an illegal one, so a game that ends is a game
 // of legal moves.
 func playSeeded(t testing.TB, kinds []string, seed uint64, rounds int) *Match {
@@ -30,7 +30,7 @@ func playSeeded(t testing.TB, kinds []string, seed uint64, rounds int) *Match {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := PlayBots(m, bots, engine.NewSource(engine.SplitSeed(seed, 0))); err != nil {
+	if err := engine.PlayBots(m, bots, engine.NewSource(engine.SplitSeed(seed, 0)), nil); err != nil {
 		t.Fatalf("seed %d, %v: %v", seed, kinds, err)
 	}
 	return m

@@ -12,24 +12,23 @@ import (
 // rotated by the game number g) and returns the end state.
 func playSeeded(t testing.TB, n int, seed uint64, mk func(seat int, seed uint64) Bot) State {
 	t.Helper()
-	s, err := NewState(nil, n)
+	m, err := NewMatch(make([]string, n), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	bots := make([]Bot, n)
+	bots := make([]engine.Controller, n)
 	for p := range bots {
-		bots[p] = mk(p, engine.SplitSeed(seed, uint64(p+1)))
+		bots[p] = Controller{Bot: mk(p, engine.SplitSeed(seed, uint64(p+1)))}
 	}
-	end, err := PlayBots(s, bots, engine.NewSource(seed))
-	if err != nil {
+	if err := engine.PlayBots(m, bots, engine.NewSource(seed), nil); err != nil {
 		t.Fatalf("seed %d, %d players: %v", seed, n, err)
 	}
-	assertConserved(t, &end)
-	return end
+	assertConserved(t, &m.S)
+	return m.S
 }
 
 // TestBotsPlayLegally plays many seeded games for every player count; every
-// decision goes through State.Apply in PlayBots, so an illegal one fails.
+// decision goes through Match.Apply in engine.PlayBots, so an illegal one fails.
 func TestBotsPlayLegally(t *testing.T) {
 	kinds := []struct {
 		name  string
