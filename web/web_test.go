@@ -2,48 +2,104 @@ package web
 
 import (
 	"io/fs"
+	"maps"
 	"regexp"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/dicehall/dicehall/games/all"
 )
 
-// The two dictionaries of i18n.js must name the same keys, and every key
-// the pages look up must exist: a missing French sentence would show a key.
+// i18n.js has the English of the pages and the French of everything; the
+// English of the games' own keys (options, bots, narration) is each game's
+// catalogue (Info.Messages, served by /api/games). So French must name
+// exactly the pages' English keys and every game's keys, with the same
+// placeholders, and every key the pages look up must exist somewhere: a
+// missing French sentence would show a key.
 func TestDictionariesMatch(t *testing.T) {
 	src := read(t, "i18n.js")
-	en := src[strings.Index(src, "const en = {"):strings.Index(src, "const fr = {")]
-	fr := src[strings.Index(src, "const fr = {"):strings.Index(src, "const dicts")]
-	key := regexp.MustCompile(`(?m)^  '([^']+)':`)
-	keys := func(s string) []string {
+	enSrc := src[strings.Index(src, "const en = {"):strings.Index(src, "const fr = {")]
+	frSrc := src[strings.Index(src, "const fr = {"):strings.Index(src, "const dicts")]
+	entry := regexp.MustCompile(`(?m)^  '([^']+)': (?:'((?:[^'\\]|\\.)*)'|"([^"]*)"),?$`)
+	dict := func(s string) map[string]string {
+		out := map[string]string{}
+		for _, m := range entry.FindAllStringSubmatch(s, -1) {
+			out[m[1]] = m[2] + m[3]
+		}
+		return out
+	}
+	en, fr := dict(enSrc), dict(frSrc)
+	if len(en) < 100 {
+		t.Fatalf("found only %d English keys: did the dictionary format change?", len(en))
+	}
+	games := map[string]string{} // key -> English, from every game's catalogue
+	for _, id := range all.Registry.IDs() {
+		g, _ := all.Registry.Lookup(id)
+		for k, v := range g.Info().Messages {
+			games[k] = v
+			if _, dup := en[k]; dup {
+				t.Errorf("%q is both in i18n.js's English and in %s's catalogue: say it once", k, id)
+			}
+		}
+	}
+	english := func(k string) (string, bool) {
+		if v, ok := en[k]; ok {
+			return v, true
+		}
+		v, ok := games[k]
+		return v, ok
+	}
+	field := regexp.MustCompile(`\{([^{}:]+)(?::[^{}]*)?\}`)
+	fields := func(s string) []string {
 		var out []string
-		for _, m := range key.FindAllStringSubmatch(s, -1) {
+		for _, m := range field.FindAllStringSubmatch(s, -1) {
 			out = append(out, m[1])
 		}
 		slices.Sort(out)
-		return out
+		return slices.Compact(out)
 	}
-	ek, fk := keys(en), keys(fr)
-	if len(ek) < 100 {
-		t.Fatalf("found only %d English keys: did the dictionary format change?", len(ek))
-	}
-	if !slices.Equal(ek, fk) {
-		for _, k := range ek {
-			if !slices.Contains(fk, k) {
-				t.Errorf("French lacks %q", k)
-			}
+	for _, k := range slices.Sorted(maps.Keys(fr)) {
+		e, ok := english(k)
+		if !ok {
+			t.Errorf("French has %q, which has no English (neither in i18n.js nor in a game's catalogue)", k)
+			continue
 		}
-		for _, k := range fk {
-			if !slices.Contains(ek, k) {
-				t.Errorf("English lacks %q", k)
-			}
+		if _, isGame := games[k]; isGame && !slices.Equal(fields(e), fields(fr[k])) {
+			t.Errorf("%q: French fills %v, the game's English %v", k, fields(fr[k]), fields(e))
+		}
+	}
+	for _, k := range slices.Sorted(maps.Keys(en)) {
+		if _, ok := fr[k]; !ok {
+			t.Errorf("French lacks %q", k)
+		}
+	}
+	for _, k := range slices.Sorted(maps.Keys(games)) {
+		if _, ok := fr[k]; !ok {
+			t.Errorf("French lacks the game key %q (%q)", k, games[k])
 		}
 	}
 	use := regexp.MustCompile(`\bt\('([a-z][\w.-]*[\w])'`)
 	for _, f := range []string{"home.js", "table.js", "replay.js", "dicestars.js", "bookworm.js", "diceflick.js"} {
 		for _, m := range use.FindAllStringSubmatch(read(t, f), -1) {
-			if !slices.Contains(ek, m[1]) {
+			if _, ok := english(m[1]); !ok {
 				t.Errorf("%s looks up %q, which no dictionary has", f, m[1])
+			}
+		}
+	}
+}
+
+// Only a game's own renderer module, and the map from game IDs to those
+// modules (games.js), may name a game: the lobby, the table, the replay
+// and the dictionaries work from the games' descriptions.
+func TestPagesNameNoGame(t *testing.T) {
+	for _, f := range []string{"home.js", "table.js", "replay.js", "i18n.js", "api.js", "dom.js"} {
+		src := read(t, f)
+		for _, id := range all.Registry.IDs() {
+			for _, q := range []string{"'" + id + "'", `"` + id + `"`, "`" + id + "`", "=== " + id} {
+				if strings.Contains(src, q) {
+					t.Errorf("%s names the game %s (%s)", f, id, q)
+				}
 			}
 		}
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
+	"github.com/dicehall/dicehall/engine"
 	"github.com/dicehall/dicehall/games/bookworm/words"
 )
 
@@ -65,16 +66,13 @@ func bookwormBots(t *testing.T, base string) []string {
 		t.Fatal(err)
 	}
 	defer res.Body.Close()
-	var games []struct {
-		ID   string   `json:"id"`
-		Bots []string `json:"bots"`
-	}
+	var games []engine.Info
 	if err := json.NewDecoder(res.Body).Decode(&games); err != nil {
 		t.Fatal(err)
 	}
 	for _, g := range games {
 		if g.ID == "bookworm" {
-			return g.Bots
+			return g.BotKinds()
 		}
 	}
 	t.Fatal("the server does not offer bookworm")
@@ -109,9 +107,8 @@ func TestBookwormRound(t *testing.T) {
 	ann.do(chromedp.Navigate(ts.URL + "/"))
 	ann.do(chromedp.WaitVisible(chromedp.CSS("#name")), chromedp.WaitVisible(chromedp.CSS("#f-game")))
 	ann.do(chromedp.SendKeys(chromedp.CSS("#name"), "Ann"))
-	ann.waitJS(5*time.Second, `!!document.querySelector('#f-game option[value=bookworm]')`)
-	ann.setSelect("#f-game", "bookworm")
-	ann.waitJS(3*time.Second, `!!document.querySelector('#f-bw-special') && !!document.querySelector('#f-bw-think')`)
+	ann.chooseGame("bookworm")
+	ann.waitJS(3*time.Second, `!!document.querySelector('#f-opt-special') && !!document.querySelector('#f-opt-thinkSeconds')`)
 	if got := eval[[]string](ann, `[...document.querySelectorAll('#f-players option')].map(o => o.value)`); !slices.Equal(got, []string{"2", "3", "4", "5", "6"}) {
 		t.Errorf("player counts offered for Bookworm: %v", got)
 	}

@@ -111,9 +111,8 @@ func TestDiceflickFullGame(t *testing.T) {
 	ann.do(chromedp.Navigate(ts.URL + "/"))
 	ann.do(chromedp.WaitVisible(chromedp.CSS("#name")), chromedp.WaitVisible(chromedp.CSS("#f-game")))
 	ann.do(chromedp.SendKeys(chromedp.CSS("#name"), "Ann"))
-	ann.waitJS(5*time.Second, `!!document.querySelector('#f-game option[value=diceflick]')`)
-	ann.setSelect("#f-game", "diceflick")
-	ann.waitJS(3*time.Second, `!!document.querySelector('#f-df-shift')`)
+	ann.chooseGame("diceflick")
+	ann.waitJS(3*time.Second, `!!document.querySelector('#f-opt-shiftBases')`)
 	if got := eval[[]string](ann, `[...document.querySelectorAll('#f-players option')].map(o => o.value)`); !slices.Equal(got, []string{"1", "2", "3", "4"}) {
 		t.Errorf("player counts offered for Diceflick: %v", got)
 	}

@@ -112,6 +112,14 @@ func (p *page) text(sel string) string {
 	return eval[string](p, fmt.Sprintf(`(document.querySelector(%q)?.textContent || '').trim()`, sel))
 }
 
+// chooseGame picks a game in the lobby's form once the games are loaded
+// (the form offers them in the server's order).
+func (p *page) chooseGame(id string) {
+	p.t.Helper()
+	p.waitJS(5*time.Second, fmt.Sprintf(`!!document.querySelector('#f-game option[value=%s]')`, id))
+	p.setSelect("#f-game", id)
+}
+
 // setSelect picks an option the way a person would: value, then change.
 func (p *page) setSelect(sel, value string) {
 	p.t.Helper()
@@ -127,6 +135,7 @@ func TestTwoPlayersPlayAWholeGame(t *testing.T) {
 	ann.do(chromedp.Navigate(ts.URL + "/"))
 	ann.do(chromedp.WaitVisible(chromedp.CSS("#name")), chromedp.WaitVisible(chromedp.CSS("#f-players")))
 	ann.do(chromedp.SendKeys(chromedp.CSS("#name"), "Ann"))
+	ann.chooseGame("dicestars")
 	ann.setSelect("#f-players", "2")
 	ann.setSelect("#f-seat-1", "human")
 	ann.shot("01-home-ann")

@@ -24,6 +24,7 @@ func TestLeaveReclaimAndFrench(t *testing.T) {
 	// Against a slow random bot (a table setting), so the game lasts while
 	// the seat changes hands.
 	ann.do(chromedp.SendKeys(chromedp.CSS("#name"), "Anne"))
+	ann.chooseGame("dicestars")
 	ann.setSelect("#f-players", "2")
 	ann.setSelect("#f-seat-1", "bot:random")
 	ann.do(chromedp.Click(chromedp.CSS("#create")))

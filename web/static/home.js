@@ -4,21 +4,21 @@
 import { h, replace, $ } from '/static/dom.js';
 import { t, onLangChange, langSwitch } from '/static/i18n.js';
 import { api, savedName, saveName, cleanName } from '/static/api.js';
-import { playable } from '/static/games.js';
+import { playable, loadGames as loadGameInfos, botLabel } from '/static/games.js';
 
-const FALLBACK_GAMES = [{ id: 'dicestars', title: 'Dice Stars', minPlayers: 1, maxPlayers: 4, bots: ['random', 'greedy', 'expert'] }];
-
+// The form is built from each game's description (GET /api/games, an
+// engine.Info): its seat bounds, one-player mode, bots and options.
 const hs = {
-  games: FALLBACK_GAMES,
-  game: 'dicestars',
+  games: [], // the games this page can draw, as described by the server
+  game: '',
   players: 2,
-  seats: ['human', 'bot:greedy', 'bot:greedy', 'bot:greedy', 'bot:greedy', 'bot:greedy'],
+  // Per seat, 'human' or 'bot:<kind>'; a kind the game lacks (none yet,
+  // or after switching games) becomes the game's default bot.
+  seats: ['human', 'bot:', 'bot:', 'bot:', 'bot:', 'bot:', 'bot:', 'bot:'],
   clock: 0,
-  bwSpecial: true,
-  bwThink: 10,
-  soloGrid: 30,
-  dfShift: false,
+  options: {}, // game id -> option name -> the value chosen
   lists: { open: null, live: null, over: null },
+  gamesError: '',
   loadError: '',
   joinError: '',
   formError: '',
@@ -28,7 +28,11 @@ const hs = {
 const app = $('#app');
 const nameInput = h('input', {
   id: 'name', type: 'text', maxlength: 24, autocomplete: 'nickname', value: savedName(), 'aria-describedby': 'name-hint',
-  oninput: () => saveName(cleanName(nameInput.value)),
+  oninput: () => {
+    saveName(cleanName(nameInput.value));
+    // An error about the form is stale once the person types again.
+    if (hs.formError) { hs.formError = ''; renderForm(); }
+  },
 });
 const els = {
   intro: h('section', { class: 'intro card' }),
@@ -51,52 +55,87 @@ function renderIntro() {
     h('p', { class: 'muted small', id: 'name-hint' }, t('home.name.hint')));
 }
 
+// offered lists the options the form shows: not the structured (json)
+// ones, and one-player options only for one player.
+function offered(g) {
+  return (g.options || []).filter((o) => o.type !== 'json' && (!o.onePlayerOnly || hs.players === 1));
+}
+
+function optionValue(g, o) {
+  const v = hs.options[g.id]?.[o.name];
+  return v === undefined ? o.default : v;
+}
+
+function setOption(g, o, v) { (hs.options[g.id] ??= {})[o.name] = v; }
+
+// unitWord is an int option's unit without its number ("seconds"), for
+// beside a number field: the catalogue writes the unit with its count.
+function unitWord(o, n) { return t(o.unit, { n }).replace(String(n), '').trim(); }
+
+function optionField(g, o) {
+  const id = 'f-opt-' + o.name;
+  const hintId = o.hint ? id + '-hint' : undefined;
+  const hint = o.hint ? h('p', { class: 'muted small', id: hintId }, t(o.hint)) : null;
+  const v = optionValue(g, o);
+  if (o.type === 'bool') {
+    return [h('p', { class: 'field check' },
+      h('input', { id, type: 'checkbox', checked: v, 'aria-describedby': hintId, onchange: (e) => setOption(g, o, e.target.checked) }),
+      h('label', { for: id }, t(o.label))), hint];
+  }
+  let input;
+  if (o.choices && o.choices.length) {
+    const values = o.choices.includes(v) ? o.choices : [...o.choices, v].sort((a, b) => a - b);
+    input = h('select', { id, 'aria-describedby': hintId, onchange: (e) => setOption(g, o, Number(e.target.value)) },
+      values.map((c) => h('option', { value: String(c), selected: c === v }, o.unit ? t(o.unit, { n: c }) : String(c))));
+  } else {
+    const unit = o.unit ? h('span', { class: 'unit' }, unitWord(o, v)) : null;
+    input = h('span', { class: 'with-unit' },
+      h('input', {
+        id, type: 'number', inputmode: 'numeric', min: o.min ?? 0, max: o.max, step: 1, value: String(v), 'aria-describedby': hintId,
+        oninput: (e) => {
+          const n = e.target.valueAsNumber;
+          setOption(g, o, Number.isInteger(n) ? n : o.default);
+          if (unit) unit.textContent = unitWord(o, optionValue(g, o));
+        },
+      }), unit);
+  }
+  return [h('p', { class: 'field' }, h('label', { for: id }, t(o.label)), input), hint];
+}
+
 function renderForm() {
   const g = game();
-  const gameSel = h('select', { id: 'f-game', onchange: (e) => { hs.game = e.target.value; renderForm(); } },
-    hs.games.map((x) => h('option', { value: x.id, selected: x.id === hs.game }, x.title)));
+  if (!g) {
+    replace(els.form,
+      h('h2', { id: 'create-h' }, t('home.create')),
+      hs.gamesError ? h('p', { class: 'error', role: 'alert' }, hs.gamesError) : h('p', { class: 'muted' }, '…'));
+    return;
+  }
+  const gameSel = h('select', { id: 'f-game', onchange: (e) => { hs.game = e.target.value; hs.formError = ''; renderForm(); } },
+    hs.games.map((x) => h('option', { value: x.id, selected: x.id === g.id }, x.title)));
   hs.players = Math.min(g.maxPlayers, Math.max(g.minPlayers, hs.players));
   const counts = [];
   for (let n = g.minPlayers; n <= g.maxPlayers; n++) counts.push(n);
   const playersSel = h('select', { id: 'f-players', onchange: (e) => { hs.players = Number(e.target.value); renderForm(); } },
-    counts.map((n) => h('option', { value: String(n), selected: n === hs.players }, n === 1 ? t(hs.game === 'diceflick' ? 'home.players.practice' : 'home.players.solo') : t('home.players.n', { n }))));
+    counts.map((n) => h('option', { value: String(n), selected: n === hs.players },
+      n === 1 ? t('home.players.one', { mode: t(g.onePlayer) }) : t('home.players.n', { n }))));
 
+  const bots = g.bots || [];
   const seatFields = [];
   for (let i = 0; i < hs.players; i++) {
     if (i === 0) {
       seatFields.push(h('li', { class: 'seat-field' }, h('span', { class: 'seat-label' }, t('home.seat', { n: 1 })), h('span', null, t('home.seat.you'))));
       continue;
     }
-    // A bot this game does not have (switching games) becomes its first bot.
-    if (hs.seats[i].startsWith('bot:') && !(g.bots || []).includes(hs.seats[i].slice(4))) {
-      hs.seats[i] = g.bots && g.bots.length ? 'bot:' + (['medium', 'greedy'].find((b) => g.bots.includes(b)) || g.bots[0]) : 'human';
+    if (hs.seats[i].startsWith('bot:') && !bots.some((b) => 'bot:' + b.kind === hs.seats[i])) {
+      hs.seats[i] = bots.length ? 'bot:' + (g.defaultBot || bots[0].kind) : 'human';
     }
     const sel = h('select', { id: 'f-seat-' + i, onchange: (e) => { hs.seats[i] = e.target.value; } },
       h('option', { value: 'human', selected: hs.seats[i] === 'human' }, t('home.seat.human')),
-      (g.bots || []).map((b) => h('option', { value: 'bot:' + b, selected: hs.seats[i] === 'bot:' + b }, t('home.seat.bot', { bot: t('bot.' + b) }))));
+      bots.map((b) => h('option', { value: 'bot:' + b.kind, selected: hs.seats[i] === 'bot:' + b.kind }, t('home.seat.bot', { bot: t(b.label) }))));
     seatFields.push(h('li', { class: 'seat-field' }, h('label', { class: 'seat-label', for: 'f-seat-' + i }, t('home.seat', { n: i + 1 })), sel));
   }
   const clockSel = h('select', { id: 'f-clock', 'aria-describedby': 'clock-hint', onchange: (e) => { hs.clock = Number(e.target.value); } },
     [0, 30, 60, 120, 300].map((s) => h('option', { value: String(s), selected: s === hs.clock }, s ? t('home.clock.secs', { n: s }) : t('home.clock.none'))));
-  const solo = hs.players === 1 && hs.game === 'dicestars'
-    ? h('p', { class: 'field' }, h('label', { for: 'f-solo' }, t('home.solo.grid')),
-      h('input', { id: 'f-solo', type: 'number', min: 10, max: 60, value: String(hs.soloGrid), oninput: (e) => { hs.soloGrid = Number(e.target.value) || 30; } }))
-    : null;
-  const bw = hs.game === 'bookworm' ? [
-    h('p', { class: 'field check' },
-      h('input', { id: 'f-bw-special', type: 'checkbox', checked: hs.bwSpecial, 'aria-describedby': 'bw-special-hint', onchange: (e) => { hs.bwSpecial = e.target.checked; } }),
-      h('label', { for: 'f-bw-special' }, t('home.bw.special'))),
-    h('p', { class: 'muted small', id: 'bw-special-hint' }, t('home.bw.special.hint')),
-    h('p', { class: 'field' }, h('label', { for: 'f-bw-think' }, t('home.bw.think')),
-      h('select', { id: 'f-bw-think', onchange: (e) => { hs.bwThink = Number(e.target.value); } },
-        [5, 10, 15, 20, 30].map((s) => h('option', { value: String(s), selected: s === hs.bwThink }, t('home.bw.think.secs', { n: s }))))),
-  ] : null;
-  const df = hs.game === 'diceflick' ? [
-    h('p', { class: 'field check' },
-      h('input', { id: 'f-df-shift', type: 'checkbox', checked: hs.dfShift, 'aria-describedby': 'df-shift-hint', onchange: (e) => { hs.dfShift = e.target.checked; } }),
-      h('label', { for: 'f-df-shift' }, t('home.df.shift'))),
-    h('p', { class: 'muted small', id: 'df-shift-hint' }, t('home.df.shift.hint')),
-  ] : null;
 
   replace(els.form,
     h('h2', { id: 'create-h' }, t('home.create')),
@@ -105,9 +144,7 @@ function renderForm() {
     h('ul', { class: 'seat-fields' }, seatFields),
     h('p', { class: 'field' }, h('label', { for: 'f-clock' }, t('home.clock')), clockSel),
     h('p', { class: 'muted small', id: 'clock-hint' }, t('home.clock.hint')),
-    solo,
-    bw,
-    df,
+    offered(g).map((o) => optionField(g, o)),
     hs.formError ? h('p', { class: 'error', role: 'alert' }, hs.formError) : h('p', { class: 'sr-only', role: 'status' }, hs.busy ? t('home.creating') : ''),
     h('button', { type: 'submit', class: 'primary big', id: 'create', disabled: hs.busy }, hs.busy ? t('home.creating') : t('home.create.go')));
 }
@@ -132,18 +169,18 @@ async function create() {
     const v = hs.seats[i];
     seats.push(v === 'human' ? { kind: 'human' } : { kind: 'bot', bot: v.slice(4) });
   }
+  // Only what differs from the game's defaults is sent.
+  const g = game();
   const options = {};
-  if (hs.players === 1 && hs.game === 'dicestars' && hs.soloGrid !== 30) options.soloGrid = hs.soloGrid;
-  if (hs.game === 'bookworm') {
-    if (!hs.bwSpecial) options.special = false;
-    if (hs.bwThink !== 10) options.thinkSeconds = hs.bwThink;
+  for (const o of offered(g)) {
+    const v = optionValue(g, o);
+    if (JSON.stringify(v) !== JSON.stringify(o.default)) options[o.name] = v;
   }
-  if (hs.game === 'diceflick' && hs.dfShift) options.shiftBases = true;
   hs.busy = true;
   hs.formError = '';
   renderForm();
   try {
-    const res = await api.create({ game: hs.game, name, options, settings: { turnSeconds: hs.clock }, seats });
+    const res = await api.create({ game: g.id, name, options, settings: { turnSeconds: hs.clock }, seats });
     location.href = '/t/' + encodeURIComponent(res.id);
   } catch (e) {
     hs.busy = false;
@@ -167,7 +204,7 @@ async function joinSeat(id, seat) {
 
 function seatsText(tb) {
   return tb.seats.map((s) => {
-    if (s.kind === 'bot') return t('seat.bot', { bot: t('bot.' + s.bot) });
+    if (s.kind === 'bot') return t('seat.bot', { bot: botLabel(tb.game, s.bot) });
     return s.taken ? s.name : t('seat.free');
   }).join(' · ');
 }
@@ -233,13 +270,14 @@ async function refresh() {
 
 async function loadGames() {
   try {
-    const g = await api.games();
-    const offered = Array.isArray(g) ? g.filter((x) => playable(x.id)) : [];
-    // A bot is described as {kind, label}; the form works with kinds.
-    if (offered.length) hs.games = offered.map((x) => ({ ...x, bots: (x.bots || []).map((b) => b.kind ?? b) }));
-  } catch { /* keep the built-in list */ }
-  if (!hs.games.some((g) => g.id === hs.game)) hs.game = hs.games[0].id;
+    hs.games = (await loadGameInfos()).filter((x) => playable(x.id));
+    hs.gamesError = '';
+  } catch (e) {
+    hs.gamesError = t('home.games.failed', { msg: e.message });
+  }
+  if (!hs.games.some((g) => g.id === hs.game)) hs.game = hs.games[0]?.id || '';
   renderForm();
+  renderLists(); // the bots' names in the lists come with the games
 }
 
 function renderAll() {

@@ -15,7 +15,7 @@ const en = {
   'home.create': 'New table',
   'home.game': 'Game',
   'home.players': 'Players',
-  'home.players.solo': '1 (solo, against the virtual opponent)',
+  'home.players.one': '1 ({mode})',
   'home.players.n': '{n} players',
   'home.seat': 'Seat {n}',
   'home.seat.you': 'You',
@@ -25,7 +25,6 @@ const en = {
   'home.clock.none': 'No clock',
   'home.clock.secs': '{n} seconds a turn',
   'home.clock.hint': 'When a player runs out of time a bot plays for them until they take their seat back.',
-  'home.solo.grid': 'Solo grid cells',
   'home.create.go': 'Create the table',
   'home.creating': 'Creating the table…',
   'home.open': 'Open tables',
@@ -40,10 +39,8 @@ const en = {
   'home.open.table': 'Open',
   'home.updated': 'Lists refresh by themselves.',
   'home.lists.failed': 'Could not load the tables: {msg}',
+  'home.games.failed': 'Could not load the games: {msg}',
 
-  'bot.random': 'random',
-  'bot.greedy': 'greedy',
-  'bot.expert': 'expert',
   'seat.free': 'free seat',
   'seat.bot': 'bot ({bot})',
   'seat.online': 'connected',
@@ -198,13 +195,6 @@ const en = {
   'rule.no-bots': 'This game has no bots to play a seat.',
   'refused': 'Not allowed: {msg}',
 
-  'bot.easy': 'easy',
-  'bot.medium': 'medium',
-  'bot.hard': 'hard',
-  'home.bw.special': 'Play with the green Special die',
-  'home.bw.special.hint': 'Leave it out for a first game.',
-  'home.bw.think': 'Think time before the countdown',
-  'home.bw.think.secs': '{n} seconds',
 
   'bw.round': 'Round {n} · Bookworm: {name}',
   'bw.phase.card': 'A category card is being turned over…',
@@ -359,9 +349,6 @@ const en = {
   'rule.card-not-available': 'That category card is not available.',
   'rule.roll-count': 'A roll needs one face per die.',
   'rule.roll-face': 'A die does not have that face.',
-  'home.players.practice': '1 (practice alone)',
-  'home.df.shift': 'Children’s variant: bases may slide along their side',
-  'home.df.shift.hint': 'Press anywhere along a side to flick from there.',
   'df.col.white': 'white',
   'df.col.blue': 'blue',
   'df.col.yellow': 'yellow',
@@ -449,7 +436,7 @@ const fr = {
   'home.create': 'Nouvelle table',
   'home.game': 'Jeu',
   'home.players': 'Joueurs',
-  'home.players.solo': '1 (solo, contre l’adversaire virtuel)',
+  'home.players.one': '1 ({mode})',
   'home.players.n': '{n} joueurs',
   'home.seat': 'Place {n}',
   'home.seat.you': 'Vous',
@@ -459,7 +446,6 @@ const fr = {
   'home.clock.none': 'Sans limite',
   'home.clock.secs': '{n} secondes par tour',
   'home.clock.hint': 'Quand un joueur dépasse son temps, un robot joue à sa place jusqu’à ce qu’il reprenne sa place.',
-  'home.solo.grid': 'Cases de la grille solo',
   'home.create.go': 'Créer la table',
   'home.creating': 'Création de la table…',
   'home.open': 'Tables ouvertes',
@@ -474,10 +460,8 @@ const fr = {
   'home.open.table': 'Ouvrir',
   'home.updated': 'Les listes se mettent à jour toutes seules.',
   'home.lists.failed': 'Impossible de charger les tables : {msg}',
+  'home.games.failed': 'Impossible de charger les jeux : {msg}',
 
-  'bot.random': 'hasard',
-  'bot.greedy': 'glouton',
-  'bot.expert': 'expert',
   'seat.free': 'place libre',
   'seat.bot': 'robot ({bot})',
   'seat.online': 'connecté',
@@ -632,13 +616,6 @@ const fr = {
   'rule.no-bots': 'Ce jeu n’a pas de robot pour jouer à une place.',
   'refused': 'Refusé : {msg}',
 
-  'bot.easy': 'facile',
-  'bot.medium': 'moyen',
-  'bot.hard': 'difficile',
-  'home.bw.special': 'Jouer avec le dé spécial vert',
-  'home.bw.special.hint': 'Laissez-le de côté pour une première partie.',
-  'home.bw.think': 'Temps de réflexion avant le compte à rebours',
-  'home.bw.think.secs': '{n} secondes',
 
   'bw.round': 'Manche {n} · Rat de bibliothèque : {name}',
   'bw.phase.card': 'Une carte de catégories est retournée…',
@@ -793,9 +770,6 @@ const fr = {
   'rule.card-not-available': 'Cette carte de catégories n’est pas disponible.',
   'rule.roll-count': 'Un lancer donne une face par dé.',
   'rule.roll-face': 'Un dé n’a pas cette face.',
-  'home.players.practice': '1 (entraînement seul)',
-  'home.df.shift': 'Variante enfants : les bases glissent le long de leur côté',
-  'home.df.shift.hint': 'Appuyez n’importe où le long d’un côté pour pichenetter de là.',
   'df.col.white': 'blanc',
   'df.col.blue': 'bleu',
   'df.col.yellow': 'jaune',
@@ -868,6 +842,32 @@ const fr = {
   'rule.group-not-adjacent': 'Les dés d’un groupe se touchent par un côté.',
   'rule.not-scorable': 'Ce trou n’a rien à marquer.',
   'rule.no-physics': 'Cette table ne sait pas simuler les pichenettes.',
+  // The games' own keys (their English is each game's catalogue, Info.Messages).
+  'dicestars.solo': 'solo, contre l’adversaire virtuel',
+  'dicestars.opt.soloGrid': 'Cases de la grille solo',
+  'dicestars.opt.layout': 'Disposition des feuilles et du sac',
+  'dicestars.bot.random': 'hasard',
+  'dicestars.bot.greedy': 'glouton',
+  'dicestars.bot.expert': 'expert',
+  'bookworm.opt.special': 'Jouer avec le dé spécial vert',
+  'bookworm.opt.special.hint': 'Laissez-le de côté pour une première partie.',
+  'bookworm.opt.think': 'Temps de réflexion avant le compte à rebours',
+  'bookworm.opt.countdown': 'Compte à rebours',
+  'bookworm.opt.challenge': 'Temps pour contester un mot',
+  'bookworm.opt.vote': 'Temps pour voter',
+  'bookworm.opt.target': 'Points pour gagner',
+  'bookworm.unit.seconds': '{n} {n:seconde:secondes}',
+  'bookworm.bot.easy': 'facile',
+  'bookworm.bot.medium': 'moyen',
+  'bookworm.bot.hard': 'difficile',
+  'diceflick.practice': 'entraînement seul',
+  'diceflick.opt.shiftBases': 'Variante enfants : les bases glissent le long de leur côté',
+  'diceflick.opt.shiftBases.hint': 'Appuyez n’importe où le long d’un côté pour pichenetter de là.',
+  'diceflick.opt.rounds': 'Manches',
+  'diceflick.opt.components': 'Matériel de l’arène',
+  'diceflick.bot.easy': 'facile',
+  'diceflick.bot.medium': 'moyen',
+  'diceflick.bot.hard': 'difficile',
 };
 
 const dicts = { en, fr };
@@ -897,12 +897,27 @@ export function setLang(l) {
 
 export function onLangChange(fn) { listeners.push(fn); }
 
-// t looks a key up in the current language (English as fallback) and fills
-// {placeholders} from vars.
+// games holds the games' own English catalogues (Info.Messages from
+// /api/games): option and bot labels and the narration of their events.
+// French for the same keys is in fr above.
+const games = {};
+
+// addMessages registers a game's English catalogue.
+export function addMessages(messages) { Object.assign(games, messages || {}); }
+
+// t looks a key up in the current language, then in the games' English
+// catalogues, then in English, and fills the template from vars like the
+// server's engine.Render: {name} is a value (a list joined by spaces) and
+// {n:one:other} picks the first word when n is 1 and the second otherwise.
 export function t(key, vars) {
-  let s = dicts[lang][key] ?? en[key] ?? key;
-  if (vars) s = s.replace(/\{(\w+)\}/g, (m, k) => (k in vars ? String(vars[k]) : m));
-  return s;
+  const s = dicts[lang][key] ?? games[key] ?? en[key] ?? key;
+  if (!vars) return s;
+  return s.replace(/\{([^{}:]+)(?::([^{}:]*):([^{}]*))?\}/g, (m, k, one, other) => {
+    if (!(k in vars)) return m;
+    const v = vars[k];
+    if (one !== undefined) return Number(v) === 1 ? one : other;
+    return Array.isArray(v) ? v.join(' ') : String(v);
+  });
 }
 
 export function has(key) { return key in dicts[lang]; }

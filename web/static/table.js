@@ -6,7 +6,7 @@ import { h, replace, $ } from '/static/dom.js';
 import { t, onLangChange, langSwitch, refusal } from '/static/i18n.js';
 import { api, savedName, saveName, cleanName } from '/static/api.js';
 import { replayViewer } from '/static/replay.js';
-import { renderers } from '/static/games.js';
+import { renderers, loadGames, gameInfo, botLabel } from '/static/games.js';
 
 const SPECTATOR = -3;
 
@@ -185,13 +185,20 @@ async function join(seat, input) {
   reconnectNow();
 }
 
+// botName names a seat's bot kind (the game's default bot when the server
+// does not say which plays a seat taken over).
+function botName(kind) {
+  const game = st.summary?.game;
+  return botLabel(game, kind || gameInfo(game)?.defaultBot || '');
+}
+
 function seatLine(x, i) {
   const bits = [];
-  if (x.kind === 'bot') bits.push(t('seat.bot', { bot: t('bot.' + x.bot) }));
+  if (x.kind === 'bot') bits.push(t('seat.bot', { bot: botName(x.bot) }));
   else if (!x.taken) bits.push(t('seat.free'));
   else {
     bits.push(x.connected ? t('seat.online') : t('seat.offline'));
-    if (x.takenOver) bits.push(t(i === st.seat ? 'seat.botplays.you' : 'seat.botplays', { bot: t('bot.' + (x.bot || 'greedy')) }));
+    if (x.takenOver) bits.push(t(i === st.seat ? 'seat.botplays.you' : 'seat.botplays', { bot: botName(x.bot) }));
   }
   const online = x.kind === 'bot' || (x.taken && x.connected);
   return h('li', { class: `seat${i === st.seat ? ' me' : ''}${st.turn?.actors?.includes(i) && !st.view?.over ? ' acting' : ''}`, 'data-seat': i },
@@ -448,6 +455,8 @@ function notFound() {
 // Ask once over HTTP first: an unknown table gets a clear sentence rather
 // than a socket that keeps reconnecting.
 renderAll();
+// The games' descriptions name the bots and carry the English of the log.
+loadGames().then(() => { if (!st.notFound) renderAll(); }, () => { /* the kinds stand in for the names */ });
 api.table(tableId).then((s) => {
   if (!st.summary) st.summary = s;
   connect();
