@@ -38,8 +38,14 @@ func TestLobbyFormFromDescription(t *testing.T) {
 	for _, p := range []*page{desk, phone} {
 		p.do(chromedp.Navigate(ts.URL + "/"))
 		p.do(chromedp.WaitVisible(chromedp.CSS("#f-game")))
+	}
+	// Creating without a name asks for one; typing it clears the request.
+	desk.do(chromedp.Click(chromedp.CSS("#create")))
+	desk.waitJS(3*time.Second, `!!document.querySelector('form.create .error')`)
+	for _, p := range []*page{desk, phone} {
 		p.do(chromedp.SendKeys(chromedp.CSS("#name"), "Ann"))
 	}
+	desk.waitJS(3*time.Second, `!document.querySelector('form.create .error')`)
 
 	for _, id := range all.Registry.IDs() {
 		g, _ := all.Registry.Lookup(id)
