@@ -10,23 +10,7 @@ import (
 )
 
 func TestSimReportIndependentOfWorkers(t *testing.T) {
-	run := func(workers string) SimReport {
-		out, code := runDicehall(t, "", "sim", "dicestars", "--bots", "greedy,random", "--games", "24", "--seed", "3", "--json", "--workers", workers)
-		if code != 0 {
-			t.Fatalf("sim exited %d: %s", code, out)
-		}
-		var rep SimReport
-		if err := json.Unmarshal([]byte(out), &rep); err != nil {
-			t.Fatalf("sim --json output: %v\n%s", err, out)
-		}
-		return rep
-	}
-	one, two := run("1"), run("2")
-	a, _ := json.Marshal(one)
-	b, _ := json.Marshal(two)
-	if !bytes.Equal(a, b) {
-		t.Fatalf("results depend on the worker count:\n1: %s\n2: %s", a, b)
-	}
+	one := simSameForWorkers(t, "dicestars", "--bots", "greedy,random", "--games", "24", "--seed", "3")
 	if one.Games != 24 || len(one.Bots) != 2 || one.Solo {
 		t.Fatalf("unexpected report shape: %+v", one)
 	}
@@ -46,29 +30,15 @@ func TestSimReportIndependentOfWorkers(t *testing.T) {
 
 func TestSimSoloAndPlot(t *testing.T) {
 	plot := filepath.Join(t.TempDir(), "scores.png")
-	out, code := runDicehall(t, "", "sim", "dicestars", "--bots", "greedy", "--games", "8", "--seed", "2", "--json", "--plot", plot)
-	if code != 0 {
-		t.Fatalf("sim exited %d: %s", code, out)
-	}
-	var rep SimReport
-	if err := json.Unmarshal([]byte(out), &rep); err != nil {
-		t.Fatal(err)
-	}
+	rep := simReport(t, "dicestars", "--bots", "greedy", "--games", "8", "--seed", "2", "--plot", plot)
 	if !rep.Solo || len(rep.Bots) != 1 || stat(rep.Stats, "dicestars.stat.gridLosses") == nil || stat(rep.Stats, "dicestars.stat.opponent") == nil {
-		t.Fatalf("solo report expected: %s", out)
+		t.Fatalf("solo report expected: %+v", rep)
 	}
 	// The options reach the table: a solo grid of 3 cells fills up in
 	// every game.
-	out, code = runDicehall(t, "", "sim", "dicestars", "--bots", "greedy", "--games", "8", "--seed", "2", "--json", "--options", `{"soloGrid": 3}`)
-	if code != 0 {
-		t.Fatalf("sim exited %d: %s", code, out)
-	}
-	var small SimReport
-	if err := json.Unmarshal([]byte(out), &small); err != nil {
-		t.Fatal(err)
-	}
+	small := simReport(t, "dicestars", "--bots", "greedy", "--games", "8", "--seed", "2", "--options", `{"soloGrid": 3}`)
 	if g := stat(small.Stats, "dicestars.stat.gridLosses"); g == nil || g.Value != 8 {
-		t.Fatalf("a 3-cell solo grid: %s", out)
+		t.Fatalf("a 3-cell solo grid: %+v", small)
 	}
 	png, err := os.ReadFile(plot)
 	if err != nil {
@@ -81,14 +51,7 @@ func TestSimSoloAndPlot(t *testing.T) {
 
 // Without --bots, a game's bots play each other strongest first.
 func TestSimDefaultBots(t *testing.T) {
-	out, code := runDicehall(t, "", "sim", "dicestars", "--games", "1", "--json")
-	if code != 0 {
-		t.Fatalf("sim exited %d: %s", code, out)
-	}
-	var rep SimReport
-	if err := json.Unmarshal([]byte(out), &rep); err != nil {
-		t.Fatal(err)
-	}
+	rep := simReport(t, "dicestars", "--games", "1")
 	var got []string
 	for _, b := range rep.Bots {
 		got = append(got, b.Bot)
@@ -111,25 +74,8 @@ func TestSimRefusesBadArguments(t *testing.T) {
 }
 
 func TestSimBookworm(t *testing.T) {
-	run := func(args ...string) SimReport {
-		t.Helper()
-		out, code := runDicehall(t, "", append([]string{"sim", "bookworm", "--json"}, args...)...)
-		if code != 0 {
-			t.Fatalf("sim exited %d: %s", code, out)
-		}
-		var rep SimReport
-		if err := json.Unmarshal([]byte(out), &rep); err != nil {
-			t.Fatalf("sim --json output: %v\n%s", err, out)
-		}
-		return rep
-	}
-	one := run("--bots", "hard,easy", "--games", "16", "--seed", "1", "--workers", "1")
-	two := run("--bots", "hard,easy", "--games", "16", "--seed", "1", "--workers", "2")
+	one := simSameForWorkers(t, "bookworm", "--bots", "hard,easy", "--games", "16", "--seed", "1")
 	a, _ := json.Marshal(one)
-	b, _ := json.Marshal(two)
-	if !bytes.Equal(a, b) {
-		t.Fatalf("results depend on the worker count:\n1: %s\n2: %s", a, b)
-	}
 	rounds := stat(one.Stats, "bookworm.stat.rounds")
 	if one.Game != "bookworm" || one.Games != 16 || len(one.Bots) != 2 || rounds == nil || rounds.Value < 1 {
 		t.Fatalf("unexpected report shape: %s", a)
@@ -149,7 +95,7 @@ func TestSimBookworm(t *testing.T) {
 	}
 
 	// Without --bots: hard, medium and easy; options reach the table.
-	def := run("--games", "2", "--options", `{"special": false, "target": 5}`)
+	def := simReport(t, "bookworm", "--games", "2", "--options", `{"special": false, "target": 5}`)
 	if len(def.Bots) != 3 || def.Bots[0].Bot != "hard" || def.Bots[2].Bot != "easy" {
 		t.Fatalf("default bots: %+v", def.Bots)
 	}
@@ -181,25 +127,8 @@ func TestSimBookwormRefusesBadArguments(t *testing.T) {
 }
 
 func TestSimDiceflick(t *testing.T) {
-	run := func(args ...string) SimReport {
-		t.Helper()
-		out, code := runDicehall(t, "", append([]string{"sim", "diceflick", "--json"}, args...)...)
-		if code != 0 {
-			t.Fatalf("sim exited %d: %s", code, out)
-		}
-		var rep SimReport
-		if err := json.Unmarshal([]byte(out), &rep); err != nil {
-			t.Fatalf("sim --json output: %v\n%s", err, out)
-		}
-		return rep
-	}
-	one := run("--bots", "hard,easy", "--games", "12", "--seed", "1", "--workers", "1")
-	two := run("--bots", "hard,easy", "--games", "12", "--seed", "1", "--workers", "2")
+	one := simSameForWorkers(t, "diceflick", "--bots", "hard,easy", "--games", "12", "--seed", "1")
 	a, _ := json.Marshal(one)
-	b, _ := json.Marshal(two)
-	if !bytes.Equal(a, b) {
-		t.Fatalf("results depend on the worker count:\n1: %s\n2: %s", a, b)
-	}
 	if one.Game != "diceflick" || one.Games != 12 || len(one.Bots) != 2 || one.Solo || one.Stats != nil {
 		t.Fatalf("unexpected report shape: %s", a)
 	}
@@ -217,7 +146,7 @@ func TestSimDiceflick(t *testing.T) {
 	}
 
 	// Without --bots: hard, medium and easy.
-	def := run("--games", "1")
+	def := simReport(t, "diceflick", "--games", "1")
 	if len(def.Bots) != 3 || def.Bots[0].Bot != "hard" || def.Bots[2].Bot != "easy" {
 		t.Fatalf("default bots: %+v", def.Bots)
 	}
@@ -247,4 +176,31 @@ func stat(stats []SimStat, key string) *SimStat {
 		}
 	}
 	return nil
+}
+
+// simReport runs sim with --json and decodes its report.
+func simReport(t *testing.T, args ...string) SimReport {
+	t.Helper()
+	out, code := runDicehall(t, "", append(append([]string{"sim"}, args...), "--json")...)
+	if code != 0 {
+		t.Fatalf("sim exited %d: %s", code, out)
+	}
+	var rep SimReport
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatalf("sim --json output: %v\n%s", err, out)
+	}
+	return rep
+}
+
+// simSameForWorkers runs sim with one worker and with two and checks the
+// reports are the same: results depend on the seeds alone.
+func simSameForWorkers(t *testing.T, args ...string) SimReport {
+	t.Helper()
+	one, two := simReport(t, append(args, "--workers", "1")...), simReport(t, append(args, "--workers", "2")...)
+	a, _ := json.Marshal(one)
+	b, _ := json.Marshal(two)
+	if !bytes.Equal(a, b) {
+		t.Fatalf("results depend on the worker count:\n1: %s\n2: %s", a, b)
+	}
+	return one
 }
