@@ -38,6 +38,9 @@ func TestBadWebSocketInput(t *testing.T) {
 	expectError(`{"type":"act","id":"seven"}`, "malformed")
 	expectError(`{"id":4}`, "malformed")
 	expectError(`{"type":"act","id":4}`, "malformed")
+	// Strict decoding: an unknown field or data after the object is refused.
+	expectError(`{"type":"ping","id":8,"colour":"red"}`, "malformed")
+	expectError(`{"type":"ping","id":9} {}`, "malformed")
 	expectError(`{"type":"ping","pad":"`+strings.Repeat("x", 9000)+`"}`, "too-large")
 	// A malformed or illegal action is refused with the rules' words.
 	c.send(`{"type":"act","id":5,"action":{"draw":9}}`)
@@ -135,6 +138,8 @@ func TestBadHTTPInput(t *testing.T) {
 		{"not JSON", `{"game":`, 400, "malformed"},
 		{"no body", ``, 400, "malformed"},
 		{"two values", `{"game":"dicestars"} {}`, 400, "malformed"},
+		{"unknown field", map[string]any{"game": "dicestars", "name": "a", "colour": "red", "seats": []map[string]any{{"kind": "human"}}}, 400, "malformed"},
+		{"unknown seat field", map[string]any{"game": "dicestars", "name": "a", "seats": []map[string]any{{"kind": "human", "colour": "red"}}}, 400, "malformed"},
 		{"too large", `{"game":"dicestars","name":"` + strings.Repeat("a", 20<<10) + `"}`, 413, "too-large"},
 		{"unknown game", map[string]any{"game": "chess", "name": "a", "seats": []map[string]any{{"kind": "human"}}}, 400, "unknown-game"},
 		{"no name", map[string]any{"game": "dicestars", "name": "  ", "seats": []map[string]any{{"kind": "human"}}}, 400, "bad-name"},

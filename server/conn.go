@@ -2,7 +2,6 @@ package server
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -168,7 +167,7 @@ func (c *conn) allow() bool {
 
 func (c *conn) handle(data []byte) {
 	var m clientMsg
-	if err := json.Unmarshal(data, &m); err != nil {
+	if err := engine.DecodeStrict(data, &m); err != nil {
 		c.sendError(nil, "malformed", "the message is not a valid JSON object of the protocol: "+err.Error())
 		return
 	}

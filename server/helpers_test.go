@@ -178,6 +178,8 @@ type msg struct {
 	Deadline int64           `json:"deadline"`
 	Move     *wireMove       `json:"move"`
 	Events   []engine.Event  `json:"events"`
+	// Narration stays raw: the replay's must be the same bytes.
+	Narration json.RawMessage `json:"narration"`
 	Rule     string          `json:"rule"`
 	Message  string          `json:"message"`
 	Code     string          `json:"code"`

@@ -139,18 +139,16 @@ func (s *Server) readBody(w http.ResponseWriter, r *http.Request, v any) bool {
 		writeError(w, http.StatusTooManyRequests, "rate-limited", "too many requests: wait a moment")
 		return false
 	}
-	body := http.MaxBytesReader(w, r.Body, s.cfg.MaxBody)
-	dec := json.NewDecoder(body)
-	err := dec.Decode(v)
-	if err == nil && dec.More() {
-		err = errors.New("more than one JSON value")
+	data, err := io.ReadAll(http.MaxBytesReader(w, r.Body, s.cfg.MaxBody))
+	if err == nil {
+		err = engine.DecodeStrict(data, v)
 	}
 	var tooBig *http.MaxBytesError
 	switch {
 	case errors.As(err, &tooBig):
 		writeError(w, http.StatusRequestEntityTooLarge, "too-large", fmt.Sprintf("the request is larger than %d bytes", s.cfg.MaxBody))
 		return false
-	case errors.Is(err, io.EOF):
+	case len(bytes.TrimSpace(data)) == 0:
 		writeError(w, http.StatusBadRequest, "malformed", "the request has no JSON body")
 		return false
 	case err != nil:
@@ -304,9 +302,7 @@ func parseSettings(raw json.RawMessage) (settings, error) {
 	if len(bytes.TrimSpace(raw)) == 0 || string(bytes.TrimSpace(raw)) == "null" {
 		return set, nil
 	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&set); err != nil {
+	if err := engine.DecodeStrict(raw, &set); err != nil {
 		return set, fmt.Errorf("settings: %w", err)
 	}
 	if set.TurnSeconds < 0 || set.TurnSeconds > maxTurnSeconds {
@@ -677,7 +673,8 @@ func buildReplay(g engine.Game, players []string, options json.RawMessage, moves
 		if err != nil {
 			return err
 		}
-		body.Steps = append(body.Steps, replayStep{Move: m, Events: wireEvents(ev), View: v, Turn: wireTurn(st.Turn())})
+		body.Steps = append(body.Steps, replayStep{Move: m, Events: wireEvents(ev), Narration: narrate(g, ev, players),
+			View: v, Turn: wireTurn(st.Turn())})
 		return nil
 	}
 	if err := step(nil, nil); err != nil {

@@ -99,13 +99,16 @@ type welcomeMsg struct {
 }
 
 type updateMsg struct {
-	Type     string          `json:"type"` // "update"
-	Version  int             `json:"version"`
-	Move     wireMove        `json:"move"`
-	Events   json.RawMessage `json:"events"`
-	View     json.RawMessage `json:"view"`
-	Turn     engine.Turn     `json:"turn"`
-	Deadline int64           `json:"deadline"`
+	Type    string          `json:"type"` // "update"
+	Version int             `json:"version"`
+	Move    wireMove        `json:"move"`
+	Events  json.RawMessage `json:"events"`
+	// Narration is the events in words, as keys of the game's catalogue
+	// (GET /api/games messages) with their arguments, in order.
+	Narration json.RawMessage `json:"narration"`
+	View      json.RawMessage `json:"view"`
+	Turn      engine.Turn     `json:"turn"`
+	Deadline  int64           `json:"deadline"`
 }
 
 type refusedMsg struct {
@@ -134,10 +137,11 @@ type pongMsg struct {
 
 // replayStep is one step of GET /api/tables/{id}/replay.
 type replayStep struct {
-	Move   *wireMove       `json:"move,omitempty"`
-	Events []engine.Event  `json:"events"`
-	View   json.RawMessage `json:"view"`
-	Turn   engine.Turn     `json:"turn"`
+	Move      *wireMove        `json:"move,omitempty"`
+	Events    []engine.Event   `json:"events"`
+	Narration []engine.Message `json:"narration"`
+	View      json.RawMessage  `json:"view"`
+	Turn      engine.Turn      `json:"turn"`
 }
 
 type replayBody struct {
@@ -169,4 +173,15 @@ func wireEvents(ev []engine.Event) []engine.Event {
 		return []engine.Event{}
 	}
 	return ev
+}
+
+// narrate is the messages of a move's events, in order, for the public
+// names of the seats. Every connection receives the same events, so every
+// connection receives the same narration: it says nothing the events do not.
+func narrate(g engine.Game, ev []engine.Event, players []string) []engine.Message {
+	out := []engine.Message{}
+	for _, e := range ev {
+		out = append(out, engine.Narrate(g, e, players)...)
+	}
+	return out
 }

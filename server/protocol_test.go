@@ -80,8 +80,24 @@ func TestFullGameOverWebSocket(t *testing.T) {
 		t.Fatalf("last update is not the end: %s", last.raw)
 	}
 	seats := map[engine.Seat]int{}
+	narrated := 0
 	for _, u := range updates {
 		seats[u.Move.Seat]++
+		// Every update narrates its events (the replay below checks the
+		// messages are the game's for those events, in order).
+		var got []engine.Message
+		if err := json.Unmarshal(u.Narration, &got); err != nil || got == nil {
+			t.Fatalf("update %d has no narration list: %s", u.Version, u.raw)
+		}
+		for _, m := range got {
+			if m.Key == "" {
+				t.Fatalf("update %d: a message without a key: %s", u.Version, u.Narration)
+			}
+		}
+		narrated += len(got)
+	}
+	if narrated == 0 {
+		t.Fatal("no update was narrated")
 	}
 	if seats[0] == 0 || seats[1] == 0 || seats[engine.ChanceSeat] == 0 {
 		t.Fatalf("moves by seat %v: the person, the bot and chance all move", seats)
@@ -125,9 +141,10 @@ func TestFullGameOverWebSocket(t *testing.T) {
 			Players []string `json:"players"`
 			Seat    int      `json:"seat"`
 			Steps   []struct {
-				Move   *wireMove       `json:"move"`
-				Events []engine.Event  `json:"events"`
-				View   json.RawMessage `json:"view"`
+				Move      *wireMove       `json:"move"`
+				Events    []engine.Event  `json:"events"`
+				Narration json.RawMessage `json:"narration"`
+				View      json.RawMessage `json:"view"`
 			} `json:"steps"`
 		}
 		if st := ann.do("GET", "/api/tables/"+id+"/replay"+q, nil, &rep); st != 200 {
@@ -140,6 +157,9 @@ func TestFullGameOverWebSocket(t *testing.T) {
 			st := rep.Steps[i+1]
 			if st.Move == nil || st.Move.Seat != u.Move.Seat || string(st.Move.Action) != string(u.Move.Action) || len(st.Events) != len(u.Events) {
 				t.Fatalf("replay%s step %d differs from the live update", q, i+1)
+			}
+			if string(st.Narration) != string(u.Narration) {
+				t.Fatalf("replay%s step %d narrates %s, the live update %s", q, i+1, st.Narration, u.Narration)
 			}
 		}
 		if q == "?seat=0" && string(rep.Steps[len(rep.Steps)-1].View) != string(last.View) {

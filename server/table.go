@@ -281,10 +281,11 @@ func (t *table) changeMeta(edit func(m *store.Table)) error {
 
 // committed is one stored move with what each watching seat saw after it.
 type committed struct {
-	move   engine.LoggedMove
-	events json.RawMessage
-	views  map[engine.Seat]json.RawMessage
-	turn   engine.Turn
+	move      engine.LoggedMove
+	events    json.RawMessage
+	narration json.RawMessage
+	views     map[engine.Seat]json.RawMessage
+	turn      engine.Turn
 }
 
 // errStore marks a move the store did not take: nothing happened.
@@ -297,6 +298,7 @@ var errStore = errors.New("the move could not be saved; nothing changed")
 func (t *table) commit(first *engine.Move) error {
 	next := t.state.Clone()
 	watchers := t.watchingSeats()
+	players := t.players()
 	var batch []committed
 	record := func(m engine.Move, ev []engine.Event) error {
 		data, err := json.Marshal(m.Action)
@@ -307,8 +309,12 @@ func (t *table) commit(first *engine.Move) error {
 		if err != nil {
 			return fmt.Errorf("encode events of a %s action: %w", m.Action.Kind(), err)
 		}
+		narration, err := json.Marshal(narrate(t.game, ev, players))
+		if err != nil {
+			return fmt.Errorf("encode narration of a %s action: %w", m.Action.Kind(), err)
+		}
 		c := committed{move: engine.LoggedMove{Seat: m.Seat, At: m.At, Action: data}, events: events,
-			views: map[engine.Seat]json.RawMessage{}, turn: wireTurn(next.Turn())}
+			narration: narration, views: map[engine.Seat]json.RawMessage{}, turn: wireTurn(next.Turn())}
 		for _, seat := range watchers {
 			v, err := json.Marshal(next.View(seat))
 			if err != nil {
@@ -385,7 +391,7 @@ func (t *table) commit(first *engine.Move) error {
 		for seat, view := range c.views {
 			msgs[seat] = mustJSON(updateMsg{Type: "update", Version: v,
 				Move: wireMove{Seat: c.move.Seat, Action: c.move.Action}, Events: c.events,
-				View: view, Turn: c.turn, Deadline: deadlines[seat]})
+				Narration: c.narration, View: view, Turn: c.turn, Deadline: deadlines[seat]})
 		}
 		for cn := range t.conns {
 			cn.enqueue(msgs[cn.seat])
