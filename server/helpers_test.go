@@ -180,11 +180,11 @@ type msg struct {
 	Events   []engine.Event  `json:"events"`
 	// Narration stays raw: the replay's must be the same bytes.
 	Narration json.RawMessage `json:"narration"`
-	Rule     string          `json:"rule"`
-	Message  string          `json:"message"`
-	Code     string          `json:"code"`
-	Seats    []SeatSummary   `json:"seats"`
-	raw      []byte
+	Rule      string          `json:"rule"`
+	Message   string          `json:"message"`
+	Code      string          `json:"code"`
+	Seats     []SeatSummary   `json:"seats"`
+	raw       []byte
 }
 
 func (m msg) view(t *testing.T) dicestars.View {

@@ -65,6 +65,9 @@ type Table struct {
 	Updated time.Time `json:"updated"`
 	// Version is the number of moves stored.
 	Version int `json:"version"`
+	// Result is the outcome, stored when the game ends so a lobby lists
+	// finished tables without replaying their moves; nil until then.
+	Result *engine.Result `json:"result,omitempty"`
 }
 
 // Filter selects tables for List.
@@ -72,6 +75,9 @@ type Filter struct {
 	Status []string // any of these; empty = all
 	Game   string   // empty = all
 	Limit  int      // 0 = a default of 100
+	// OpenSince leaves out open tables last updated before it (tables
+	// nobody joined in time have expired); zero keeps them all.
+	OpenSince time.Time
 }
 
 // Store keeps tables and moves. Implementations are safe for concurrent use.
@@ -83,8 +89,8 @@ type Store interface {
 	CreateTable(ctx context.Context, t Table) error
 	// GetTable loads a table's metadata. ErrNotFound if absent.
 	GetTable(ctx context.Context, id string) (Table, error)
-	// UpdateTable replaces a table's seats, status, settings and Updated
-	// time (not its moves or Version). ErrNotFound if absent.
+	// UpdateTable replaces a table's seats, status, settings, result and
+	// Updated time (not its moves or Version). ErrNotFound if absent.
 	UpdateTable(ctx context.Context, t Table) error
 	// AppendMoves appends moves to a table's log if and only if the log
 	// holds exactly version moves, and bumps the version, atomically and

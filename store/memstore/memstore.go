@@ -103,6 +103,7 @@ func (s *Store) UpdateTable(ctx context.Context, t store.Table) error {
 	next.Seats = t.Seats
 	next.Status = t.Status
 	next.Settings = t.Settings
+	next.Result = t.Result
 	next.Updated = check.Time(t.Updated)
 	e.table = copyTable(next)
 	return nil
@@ -178,6 +179,9 @@ func (s *Store) List(ctx context.Context, f store.Filter) ([]store.Table, error)
 		if len(f.Status) > 0 && !slices.Contains(f.Status, e.table.Status) {
 			continue
 		}
+		if e.table.Status == store.StatusOpen && e.table.Updated.Before(check.Time(f.OpenSince)) {
+			continue
+		}
 		hits = append(hits, e)
 	}
 	// Newest first; ties by ID so pages are stable (the SQL stores agree).
@@ -212,6 +216,7 @@ func copyTable(t store.Table) store.Table {
 	if t.Seats != nil {
 		t.Seats = slices.Clone(t.Seats)
 	}
+	t.Result = check.Result(t.Result)
 	return t
 }
 

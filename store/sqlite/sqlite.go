@@ -171,11 +171,11 @@ func (s *Store) CreateTable(ctx context.Context, t store.Table) error {
 	// ON CONFLICT DO NOTHING (SQLite and PostgreSQL alike) turns a taken ID
 	// into zero rows instead of a driver-specific constraint error.
 	res, err := s.writer.ExecContext(ctx, `
-		INSERT INTO tables (id, game, options, settings, seed, seats, status, created_ms, updated_ms, version)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0)
+		INSERT INTO tables (id, game, options, settings, seed, seats, status, created_ms, updated_ms, version, result)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?)
 		ON CONFLICT (id) DO NOTHING`,
 		t.ID, t.Game, jsonText(t.Options), jsonText(t.Settings), int64(t.Seed), string(seats),
-		t.Status, t.Created.UnixMilli(), t.Updated.UnixMilli())
+		t.Status, t.Created.UnixMilli(), t.Updated.UnixMilli(), resultText(t.Result))
 	if err != nil {
 		return s.wrap("create table", t.ID, err)
 	}
@@ -212,8 +212,8 @@ func (s *Store) UpdateTable(ctx context.Context, t store.Table) error {
 		return s.wrap("update table", t.ID, err)
 	}
 	res, err := s.writer.ExecContext(ctx, `
-		UPDATE tables SET seats = ?, status = ?, settings = ?, updated_ms = ? WHERE id = ?`,
-		string(seats), t.Status, jsonText(t.Settings), t.Updated.UnixMilli(), t.ID)
+		UPDATE tables SET seats = ?, status = ?, settings = ?, result = ?, updated_ms = ? WHERE id = ?`,
+		string(seats), t.Status, jsonText(t.Settings), resultText(t.Result), t.Updated.UnixMilli(), t.ID)
 	if err != nil {
 		return s.wrap("update table", t.ID, err)
 	}
@@ -340,6 +340,10 @@ func (s *Store) List(ctx context.Context, f store.Filter) ([]store.Table, error)
 		}
 	}
 	q := `SELECT ` + tableColumns + ` FROM tables`
+	if !f.OpenSince.IsZero() {
+		where = append(where, "(status <> ? OR updated_ms >= ?)")
+		args = append(args, store.StatusOpen, f.OpenSince.UnixMilli())
+	}
 	if len(where) > 0 {
 		q += " WHERE " + strings.Join(where, " AND ")
 	}
@@ -370,18 +374,24 @@ func (s *Store) List(ctx context.Context, f store.Filter) ([]store.Table, error)
 	return out, nil
 }
 
-const tableColumns = `id, game, options, settings, seed, seats, status, created_ms, updated_ms, version`
+const tableColumns = `id, game, options, settings, seed, seats, status, created_ms, updated_ms, version, result`
 
 func scanTable(row interface{ Scan(...any) error }) (store.Table, error) {
 	var (
 		t                   store.Table
 		options, settings   []byte
-		seats               []byte
+		seats, result       []byte
 		seed                int64
 		created, updated, v int64
 	)
-	if err := row.Scan(&t.ID, &t.Game, &options, &settings, &seed, &seats, &t.Status, &created, &updated, &v); err != nil {
+	if err := row.Scan(&t.ID, &t.Game, &options, &settings, &seed, &seats, &t.Status, &created, &updated, &v, &result); err != nil {
 		return store.Table{}, err
+	}
+	if len(result) > 0 {
+		t.Result = new(engine.Result)
+		if err := json.Unmarshal(result, t.Result); err != nil {
+			return store.Table{}, fmt.Errorf("table %q: result: %w", t.ID, err)
+		}
 	}
 	if err := json.Unmarshal(seats, &t.Seats); err != nil {
 		return store.Table{}, fmt.Errorf("table %q: seats: %w", t.ID, err)
@@ -393,6 +403,18 @@ func scanTable(row interface{ Scan(...any) error }) (store.Table, error) {
 	t.Updated = time.UnixMilli(updated).UTC()
 	t.Version = int(v)
 	return t, nil
+}
+
+// resultText is a result as JSON TEXT, or NULL when there is none.
+func resultText(r *engine.Result) any {
+	if r == nil {
+		return nil
+	}
+	b, err := json.Marshal(r)
+	if err != nil {
+		return nil // a Result is ints and bools: it always encodes
+	}
+	return string(b)
 }
 
 // jsonText is JSON as a TEXT value, or NULL when empty.

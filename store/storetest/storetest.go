@@ -59,6 +59,7 @@ func Run(t *testing.T, open func(t *testing.T) store.Store, opts ...Option) {
 	t.Run("MovesRoundTrip", s.movesRoundTrip)
 	t.Run("List", s.list)
 	t.Run("ListDefaultLimit", s.listDefaultLimit)
+	t.Run("ListOpenSince", s.listOpenSince)
 	t.Run("CanceledContext", s.canceled)
 	t.Run("AppendRace", s.appendRace)
 	t.Run("Concurrent", s.concurrent)
@@ -161,6 +162,9 @@ func diffTable(got, want store.Table) string {
 	}
 	if got.Version != want.Version {
 		add("Version", got.Version, want.Version)
+	}
+	if !reflect.DeepEqual(got.Result, want.Result) {
+		add("Result", fmt.Sprintf("%+v", got.Result), fmt.Sprintf("%+v", want.Result))
 	}
 	if len(d) == 0 {
 		return ""
@@ -357,12 +361,26 @@ func (s *suite) update(t *testing.T) {
 	}
 	checkLog(t, mustMoves(t, st, "u"), moves(0, 2))
 
-	// Settings and seats may be cleared.
-	up.Settings, up.Seats, up.Status = nil, nil, store.StatusOver
+	// The game ends: its result is stored with the row.
+	up.Status, up.Result = store.StatusOver, finalResult()
+	if err := st.UpdateTable(ctx(t), up); err != nil {
+		t.Fatalf("UpdateTable with a result: %v", err)
+	}
+	want.Status, want.Result = store.StatusOver, finalResult()
+	if d := diffTable(mustGet(t, st, "u"), want); d != "" {
+		t.Fatalf("after storing the result: %s", d)
+	}
+	list, err := st.List(ctx(t), store.Filter{Status: []string{store.StatusOver}})
+	if err != nil || len(list) != 1 || !reflect.DeepEqual(list[0].Result, finalResult()) {
+		t.Fatalf("List of finished tables = %+v, %v: want the stored result", list, err)
+	}
+
+	// Settings, seats and the result may be cleared.
+	up.Settings, up.Seats, up.Result = nil, nil, nil
 	if err := st.UpdateTable(ctx(t), up); err != nil {
 		t.Fatalf("UpdateTable clearing: %v", err)
 	}
-	want.Settings, want.Seats, want.Status = nil, nil, store.StatusOver
+	want.Settings, want.Seats, want.Result = nil, nil, nil
 	if d := diffTable(mustGet(t, st, "u"), want); d != "" {
 		t.Fatalf("after clearing UpdateTable: %s", d)
 	}
@@ -376,6 +394,11 @@ func (s *suite) update(t *testing.T) {
 	if d := diffTable(mustGet(t, st, "u"), want); d != "" {
 		t.Fatalf("refused UpdateTable changed the table: %s", d)
 	}
+}
+
+// finalResult is a finished game's outcome, new on every call.
+func finalResult() *engine.Result {
+	return &engine.Result{Over: true, Scores: []int{31, -4, 31}, Winners: []engine.Seat{0, 2}}
 }
 
 // noAliasing: what a caller passes in or gets back is its own; changing it
@@ -411,6 +434,19 @@ func (s *suite) noAliasing(t *testing.T) {
 	want.Version = 2
 	if d := diffTable(mustGet(t, st, "a"), want); d != "" {
 		t.Fatalf("changing List's result reached the store: %s", d)
+	}
+
+	over := want
+	over.Status, over.Result = store.StatusOver, finalResult()
+	if err := st.UpdateTable(ctx(t), over); err != nil {
+		t.Fatal(err)
+	}
+	over.Result.Scores[0], over.Result.Winners[0] = 99, 1
+	got = mustGet(t, st, "a")
+	got.Result.Scores[1] = 99
+	want.Status, want.Result = store.StatusOver, finalResult()
+	if d := diffTable(mustGet(t, st, "a"), want); d != "" {
+		t.Fatalf("changing a result reached the store: %s", d)
 	}
 }
 
@@ -601,6 +637,46 @@ func (s *suite) listDefaultLimit(t *testing.T) {
 }
 
 // canceled: a canceled context is refused and writes nothing.
+// listOpenSince: open tables last updated before Filter.OpenSince have
+// expired and are left out; tables in other states stay, however old.
+func (s *suite) listOpenSince(t *testing.T) {
+	st := s.store(t)
+	add := func(id, status string, updated time.Duration) {
+		tb := sampleTable(id)
+		tb.Status, tb.Updated = status, base.Add(updated)
+		mustCreate(t, st, tb)
+	}
+	add("old-open", store.StatusOpen, time.Minute)
+	add("edge-open", store.StatusOpen, time.Hour)
+	add("new-open", store.StatusOpen, 2*time.Hour)
+	add("old-live", store.StatusLive, time.Minute)
+	add("old-over", store.StatusOver, time.Minute)
+	ids := func(f store.Filter) []string {
+		t.Helper()
+		list, err := st.List(ctx(t), f)
+		if err != nil {
+			t.Fatalf("List(%+v): %v", f, err)
+		}
+		var out []string
+		for _, tb := range list {
+			out = append(out, tb.ID)
+		}
+		slices.Sort(out)
+		return out
+	}
+	if got := ids(store.Filter{}); len(got) != 5 {
+		t.Fatalf("without OpenSince List = %v, want all 5", got)
+	}
+	want := []string{"edge-open", "new-open", "old-live", "old-over"}
+	if got := ids(store.Filter{OpenSince: base.Add(time.Hour)}); !slices.Equal(got, want) {
+		t.Fatalf("List with OpenSince = %v, want %v", got, want)
+	}
+	want = []string{"edge-open", "new-open"}
+	if got := ids(store.Filter{Status: []string{store.StatusOpen}, OpenSince: base.Add(time.Hour)}); !slices.Equal(got, want) {
+		t.Fatalf("List of open tables with OpenSince = %v, want %v", got, want)
+	}
+}
+
 func (s *suite) canceled(t *testing.T) {
 	st := s.store(t)
 	mustCreate(t, st, sampleTable("c"))
@@ -796,8 +872,9 @@ func (s *suite) persistence(t *testing.T) {
 	mustCreate(t, st, a)
 	mustAppend(t, st, "p1", 0, moves(0, 3))
 	mustAppend(t, st, "p1", 3, moves(3, 2))
-	a.Status = store.StatusLive
+	a.Status = store.StatusOver
 	a.Seats[0].TakenOver = true
+	a.Result = finalResult()
 	a.Updated = base.Add(time.Minute)
 	if err := st.UpdateTable(ctx(t), a); err != nil {
 		t.Fatal(err)

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/dicehall/dicehall/engine"
@@ -71,4 +72,15 @@ func Raw(r json.RawMessage) json.RawMessage {
 		return nil
 	}
 	return append(json.RawMessage(nil), r...)
+}
+
+// Result copies a stored result so that no caller aliases its slices.
+func Result(r *engine.Result) *engine.Result {
+	if r == nil {
+		return nil
+	}
+	c := *r
+	c.Scores = slices.Clone(r.Scores)
+	c.Winners = slices.Clone(r.Winners)
+	return &c
 }
