@@ -2,7 +2,7 @@ package server
 
 import (
 	"errors"
-	"time"
+	"fmt"
 
 	"github.com/dicehall/dicehall/engine"
 )
@@ -13,10 +13,54 @@ import (
 type botPlan struct {
 	version, gen int
 	deciding     bool // its goroutine has not answered yet
-	// pending is a decided move waiting for its time (At: game time when
-	// it is played); nil once played, or when the bot passed.
+	// pending is a decided move waiting for its time (At: the game time
+	// engine.BotMove stamped); nil once played, or when the bot passed.
 	pending *engine.Move
-	legal   []engine.Action // the seat's legal actions it decided among
+	// fallback: pending is the seat's first legal action, played for a
+	// bot that failed; if the rules refuse even that, the seat is stuck.
+	fallback bool
+}
+
+type botCtrl struct {
+	kind string
+	ctrl engine.Controller
+}
+
+func (t *table) botKind(seat engine.Seat) string {
+	st := t.meta.Seats[seat]
+	if st.Bot != "" {
+		return st.Bot
+	}
+	return defaultBot(t.game)
+}
+
+// defaultBot is the bot of a bot seat that names none, and of a human seat
+// taken over without one: the game's own choice.
+func defaultBot(g engine.Game) string { return g.Info().DefaultBot }
+
+func (t *table) controller(seat engine.Seat) (engine.Controller, error) {
+	if t.bots == nil {
+		return nil, fmt.Errorf("%s has no bots", t.game.Info().Title)
+	}
+	kind := t.botKind(seat)
+	if bc, ok := t.ctrls[seat]; ok && bc.kind == kind {
+		return bc.ctrl, nil
+	}
+	ctrl, err := t.bots.NewBot(kind, engine.SplitSeed(t.meta.Seed, 1000+uint64(seat)))
+	if err != nil {
+		return nil, err
+	}
+	t.ctrls[seat] = botCtrl{kind: kind, ctrl: ctrl}
+	return ctrl, nil
+}
+
+// botDelayMs is the pause before a bot that is not a Pacer plays: the
+// table's botDelayMs setting, else the server's BotDelay.
+func (t *table) botDelayMs() int64 {
+	if t.set.BotDelayMs != nil {
+		return int64(*t.set.BotDelayMs)
+	}
+	return t.s.cfg.BotDelay.Milliseconds()
 }
 
 // current reports whether p was decided for the state and hands the seat is
@@ -45,11 +89,23 @@ func (t *table) dropStalePlans() {
 	}
 }
 
+// decided is the bots' moves waiting for their time, for engine.Next.
+func (t *table) decided() []engine.Move {
+	var out []engine.Move
+	for seat, p := range t.plans {
+		if p.pending != nil && t.current(seat, p) {
+			out = append(out, *p.pending)
+		}
+	}
+	return out
+}
+
 // startBot lets the seat's bot decide on a copy of the state, away from the
-// actor; the choice comes back through the inbox. A Pacer bot's think time
-// is waited by the actor on the table's clock (so deadlines and other
-// players' moves are ordered against it); other bots wait the fixed bot
-// delay in real time before deciding, as people need to follow them.
+// actor; the choice comes back through the inbox, stamped by engine.BotMove
+// (a Pacer's think time, else the bot delay) from when the seat could first
+// see the view, as for a person; a bot that took a seat over starts
+// thinking then, not earlier. The move plays when the table's clock reaches
+// its stamp, in engine.Next's order with deadlines and other bots.
 func (t *table) startBot(seat engine.Seat) {
 	ctrl, err := t.controller(seat)
 	if err != nil {
@@ -58,85 +114,55 @@ func (t *table) startBot(seat engine.Seat) {
 	}
 	p := &botPlan{version: t.version, gen: t.ctrlGen[seat], deciding: true}
 	t.plans[seat] = p
-	// Think time counts from the view's latest move (when the seat could
-	// first see it), as for a person, so a late re-plan is not penalised;
-	// but a bot that took a seat over starts thinking then, not earlier.
-	clone, startAt := t.state.Clone(), max(t.lastAt, t.handedAt[seat])
-	pacer, paced := ctrl.(engine.Pacer)
-	delay := t.s.cfg.BotDelay
-	if t.set.BotDelayMs != nil {
-		delay = time.Duration(*t.set.BotDelayMs) * time.Millisecond
-	}
+	clone, start, delay := t.state.Clone(), max(t.lastAt, t.handedAt[seat]), t.botDelayMs()
 	t.botWG.Add(1)
 	go func() {
 		defer t.botWG.Done()
-		if !paced && delay > 0 {
-			tm := time.NewTimer(delay)
-			select {
-			case <-tm.C:
-			case <-t.ctx.Done():
-				tm.Stop()
-				return
-			}
-		}
-		legal := clone.Legal(seat)
 		view := clone.View(seat)
-		a, err := ctrl.Choose(view, legal)
-		playAt := int64(-1) // not paced: played when the answer arrives
-		if paced && err == nil && a != nil {
-			playAt = startAt + max(0, pacer.ThinkMillis(view))
+		a, err := ctrl.Choose(view, clone.Legal(seat))
+		var m *engine.Move
+		if err == nil && a != nil {
+			bm := engine.BotMove(ctrl, seat, view, a, start, delay)
+			m = &bm
 		}
-		_ = t.postWait(t.ctx, func() { t.botDecided(seat, p, a, err, legal, playAt) })
+		_ = t.postWait(t.ctx, func() { t.botDecided(seat, p, m, err) })
 	}()
 }
 
-// botDecided takes a bot's answer in the actor.
-func (t *table) botDecided(seat engine.Seat, p *botPlan, a engine.Action, err error, legal []engine.Action, playAt int64) {
+// botDecided takes a bot's answer in the actor; the reconcile that follows
+// plays it if its time has come, else arms the timer for it.
+func (t *table) botDecided(seat engine.Seat, p *botPlan, m *engine.Move, err error) {
 	p.deciding = false
 	if t.plans[seat] != p || !t.current(seat, p) || !t.live() {
 		// The table moved on (someone acted, a timeout fired, the seat
-		// changed hands): the decision is stale; decide again if needed.
+		// changed hands): the decision is stale; reconcile asks again.
 		delete(t.plans, seat)
-		t.afterChange()
 		return
 	}
-	p.legal = legal
 	switch {
 	case err != nil:
 		t.log.Error("bot failed", "seat", int(seat), "err", err)
 		t.botFallback(seat, p, t.gameTime())
-		return
-	case a == nil:
+	case m == nil:
 		if !t.mayPass() {
 			t.log.Error("bot passed where nothing else can move the table on", "seat", int(seat))
 			t.botFallback(seat, p, t.gameTime())
 		}
-		return // nothing now; asked again when the version changes
+		// Else nothing now; asked again when the version changes.
+	default:
+		p.pending = m
 	}
-	if playAt < 0 {
-		playAt = t.gameTime()
-	}
-	p.pending = &engine.Move{Seat: seat, At: playAt, Action: a}
-	t.runDue() // plays it if its time has come, else arms the timer for it
 }
 
-// mayPass reports whether a bot may let the present turn go by: only when
-// something else will move the table on, a rule deadline or a person.
+// mayPass reports whether a bot may let the present turn go by
+// (engine.MayPass: a rule deadline or a person will move the table on).
 func (t *table) mayPass() bool {
-	turn := t.state.Turn()
-	if len(turn.Deadlines) > 0 {
-		return true
-	}
-	for _, seat := range turn.Actors {
-		if t.humanControlled(seat) {
-			return true
-		}
-	}
-	return false
+	return engine.MayPass(t.state.Turn(), t.humanControlled)
 }
 
-// playBot plays a bot's pending move whose time has come.
-func (t *table) playBot(seat engine.Seat, p *botPlan) {
+// playBot plays the decided move of seat, which engine.Next found due.
+func (t *table) playBot(seat engine.Seat) {
+	p := t.plans[seat]
 	m := *p.pending
 	p.pending = nil
 	err := t.commit(&m)
@@ -144,6 +170,8 @@ func (t *table) playBot(seat engine.Seat, p *botPlan) {
 	case err == nil:
 	case errors.Is(err, errStore):
 		delete(t.plans, seat) // not stored: decide again after the retry
+	case p.fallback:
+		t.log.Error("bot seat stuck: the rules refuse its first legal action", "seat", int(seat), "err", err)
 	default:
 		t.log.Error("bot move refused", "seat", int(seat), "err", err)
 		t.botFallback(seat, p, m.At)
@@ -153,18 +181,17 @@ func (t *table) playBot(seat engine.Seat, p *botPlan) {
 // botFallback stands in for a bot that failed, passed where it may not, or
 // whose move was refused: where a rule deadline or a person will move the
 // table on, the seat does nothing for this version (a rules clock settles
-// it, as for a person); otherwise it plays its first legal action, so a bot
-// bug cannot stall a game.
+// it, as for a person); otherwise it plays the seat's first legal action
+// (engine.State.Legal: the first listed is a safe default), so a bot bug
+// cannot stall a game.
 func (t *table) botFallback(seat engine.Seat, p *botPlan, at int64) {
-	if t.mayPass() || len(p.legal) == 0 {
+	if t.mayPass() {
 		return
 	}
-	err := t.commit(&engine.Move{Seat: seat, At: at, Action: p.legal[0]})
-	switch {
-	case err == nil:
-	case errors.Is(err, errStore):
-		delete(t.plans, seat)
-	default:
-		t.log.Error("bot seat stuck", "seat", int(seat), "err", err)
+	legal := t.state.Legal(seat)
+	if len(legal) == 0 {
+		t.log.Error("bot seat stuck: no legal action", "seat", int(seat))
+		return
 	}
+	p.pending, p.fallback = &engine.Move{Seat: seat, At: at, Action: legal[0]}, true
 }

@@ -19,7 +19,8 @@ func seatTakenOver(seat int, want bool) func(msg) bool {
 
 func TestClockLeaveReclaimTakeover(t *testing.T) {
 	clock := newFakeClock()
-	ts := startServer(t, Config{Clock: clock})
+	// No bot delay: it is game time, and this clock only moves when told.
+	ts := startServer(t, Config{Clock: clock, BotDelay: -1})
 	ann, bob := newPlayer(t, ts), newPlayer(t, ts)
 	body := twoHumans()
 	body["settings"] = map[string]any{"turnSeconds": 30}

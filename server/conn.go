@@ -47,6 +47,9 @@ type conn struct {
 	cancel    context.CancelFunc
 	closeOnce sync.Once
 
+	// Actor-owned: the seats as this connection was last told them.
+	told []SeatSummary
+
 	// Reader-owned.
 	bucket  bucket
 	dropped int

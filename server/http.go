@@ -477,7 +477,11 @@ func (s *Server) listTables(w http.ResponseWriter, r *http.Request) {
 		}
 		limit = n
 	}
-	metas, err := s.store.List(r.Context(), store.Filter{Status: statuses, Game: r.URL.Query().Get("game"), Limit: limit})
+	f := store.Filter{Status: statuses, Game: r.URL.Query().Get("game"), Limit: limit}
+	if s.cfg.OpenExpiry > 0 {
+		f.OpenSince = s.clock.Now().Add(-s.cfg.OpenExpiry)
+	}
+	metas, err := s.store.List(r.Context(), f)
 	if err != nil {
 		s.log.Error("list tables", "err", err)
 		writeError(w, http.StatusInternalServerError, "internal", "the tables could not be listed")
@@ -490,37 +494,24 @@ func (s *Server) listTables(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, out)
 }
 
-// summaryOf describes a table: live from its actor when it runs, else
-// rebuilt from the store (finished tables; cached, they no longer change).
+// summaryOf describes a table: live from its actor when it runs, else from
+// its row (a finished table's stored result included), without replaying
+// its moves. A table that finished before results were stored is loaded
+// once: its actor stores the result and stops again.
 func (s *Server) summaryOf(ctx context.Context, meta store.Table) TableSummary {
 	if t := s.running(meta.ID); t != nil {
 		if sum := t.summary.Load(); sum != nil {
 			return *sum
 		}
 	}
-	s.mu.Lock()
-	sum, ok := s.overSums[meta.ID]
-	s.mu.Unlock()
-	if ok {
-		return sum
-	}
-	sum = summarize(meta, gameOrUnknown(s.games, meta.Game), nil, meta.Version)
-	t, err := s.loadTable(ctx, meta.ID)
-	if err != nil {
-		s.log.Error("table not readable", "table", meta.ID, "err", err)
-		return sum
-	}
-	sum = *t.summary.Load()
-	t.stop()
-	if sum.Status == store.StatusOver {
-		s.mu.Lock()
-		if len(s.overSums) >= 1000 {
-			clear(s.overSums) // a crude bound: they are cheap to rebuild
+	if meta.Status == store.StatusOver && meta.Result == nil {
+		t, err := s.actor(ctx, meta.ID)
+		if err == nil {
+			return *t.summary.Load()
 		}
-		s.overSums[meta.ID] = sum
-		s.mu.Unlock()
+		s.log.Error("table not readable", "table", meta.ID, "err", err)
 	}
-	return sum
+	return summarize(meta, gameOrUnknown(s.games, meta.Game), nil)
 }
 
 type unknownGame struct{ id string }
@@ -640,19 +631,18 @@ func (s *Server) replay(w http.ResponseWriter, r *http.Request) {
 		}
 		seat = engine.Seat(n)
 	}
-	t, err := s.newTable(meta)
-	if err != nil {
+	g, ok := s.games.Lookup(meta.Game)
+	if !ok {
 		writeError(w, http.StatusInternalServerError, "internal", "the game of this table is not known")
 		return
 	}
-	defer t.stop()
 	moves, err := s.store.Moves(r.Context(), meta.ID)
 	if err != nil {
 		s.log.Error("replay: moves", "table", meta.ID, "err", err)
 		writeError(w, http.StatusInternalServerError, "internal", "the moves could not be read")
 		return
 	}
-	body, err := buildReplay(t.game, t.players(), meta.Options, moves, seat)
+	body, err := buildReplay(g, playerNames(meta), meta.Options, moves, seat)
 	if err != nil {
 		s.log.Error("replay", "table", meta.ID, "err", err)
 		writeError(w, http.StatusInternalServerError, "internal", "the game could not be replayed")

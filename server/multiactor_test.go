@@ -235,6 +235,11 @@ func voteServer(t *testing.T, cfg Config) (*testServer, *botLog, *fakeClock) {
 	reg.Register(voteGame{log: log})
 	clock := newFakeClock()
 	cfg.Games, cfg.Clock = reg, clock
+	if cfg.BotDelay == 0 {
+		// The bot delay is game time on the table's clock: with a fake
+		// one, bots that are not Pacers move without the clock advancing.
+		cfg.BotDelay = -1
+	}
 	return startServer(t, cfg), log, clock
 }
 
@@ -510,10 +515,20 @@ func TestBotThatPassesWhereNobodyElseCanActPlays(t *testing.T) {
 	id := watcher.create(map[string]any{"game": "vote",
 		"seats": []map[string]any{{"kind": "bot", "bot": "pass"}, {"kind": "bot", "bot": "yes"}}})
 	c := watcher.connect(id)
+	c.next()
 	// Seat 0 must say go and nothing else can: its pass is replaced by its
 	// first legal action. In the vote its pass stands until the deadline.
-	c.await("update", func(m msg) bool { return m.Move.Seat == 0 && string(m.Move.Action) == `{"a":"go"}` })
-	c.await("update", func(m msg) bool { return m.Move.Seat == 1 })
+	// (Without a bot delay both moves are made before anyone connects.)
+	limit := time.Now().Add(waitLimit)
+	for watcher.summary(id).Version < 2 {
+		if time.Now().After(limit) {
+			t.Fatalf("the bots did not start the vote: %+v", storedMoves(t, ts, id))
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
+	if got := storedMoves(t, ts, id); got[0] != (storedMove{0, 0, `{"a":"go"}`}) || got[1].Seat != 1 {
+		t.Fatalf("the start: %+v", got)
+	}
 	waitPlans(t, ts, id, 0)
 	clock.Advance(5 * time.Second)
 	to := c.await("update", func(m msg) bool { return m.Move.Seat == engine.SystemSeat })

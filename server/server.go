@@ -28,12 +28,18 @@ type Config struct {
 	Store  store.Store
 	Games  *engine.Registry // games/all.Registry
 	Logger *slog.Logger     // nil = slog.Default()
-	// BotDelay is the pause before each bot move so people can follow:
-	// 0 = 700ms, negative = none. A table's settings.botDelayMs overrides it.
+	// BotDelay is the pause, in game time, before each move of a bot that
+	// is not a Pacer, so people can follow: 0 = engine.DefaultBotDelayMs,
+	// negative = none. A table's settings.botDelayMs overrides it.
 	BotDelay time.Duration
+	// OpenExpiry is how long an open table waits for players after its
+	// last join before it leaves the lobby and refuses joins (410
+	// expired): 0 = 24h, negative = never.
+	OpenExpiry time.Duration
 
-	// Clock drives turn clocks, rule deadlines and rate limits; nil = real
-	// time. Tests inject a fake one.
+	// Clock drives every timer (turn clocks, rule deadlines, bot delays,
+	// store retries), expiry and rate limits; nil = real time. Tests inject
+	// a fake one.
 	Clock Clock
 	// Static is the browser client; nil = web.Static().
 	Static fs.FS
@@ -59,9 +65,15 @@ func (c *Config) defaults() {
 	}
 	switch {
 	case c.BotDelay == 0:
-		c.BotDelay = 700 * time.Millisecond
+		c.BotDelay = engine.DefaultBotDelayMs * time.Millisecond
 	case c.BotDelay < 0:
 		c.BotDelay = 0
+	}
+	switch {
+	case c.OpenExpiry == 0:
+		c.OpenExpiry = 24 * time.Hour
+	case c.OpenExpiry < 0:
+		c.OpenExpiry = 0
 	}
 	if c.Clock == nil {
 		c.Clock = realClock{}
@@ -100,15 +112,16 @@ type Server struct {
 	handler http.Handler
 	posts   ipLimiter
 
-	mu       sync.Mutex
-	closed   bool
-	tables   map[string]*table
-	overSums map[string]TableSummary // summaries of finished tables not in memory
-	wg       sync.WaitGroup          // actors, handlers and closers
+	mu     sync.Mutex
+	closed bool
+	tables map[string]*table // the running actors
+	wg     sync.WaitGroup    // actors, handlers and closers
 }
 
-// New starts a server: every open or live table in the store is loaded,
-// replayed and its actor resumed (bots and chance continue by themselves).
+// New starts a server. Every live table is loaded and replayed, so bots,
+// chance, turn clocks and rule deadlines go on by themselves; an actor with
+// nothing to do (people only, no clock) stops at once. Open and finished
+// tables, and the stopped ones, are loaded when someone needs them.
 func New(cfg Config) (*Server, error) {
 	if cfg.Store == nil || cfg.Games == nil {
 		return nil, errors.New("server: a store and a game registry are required")
@@ -116,13 +129,13 @@ func New(cfg Config) (*Server, error) {
 	cfg.defaults()
 	ctx, cancel := context.WithCancel(context.Background())
 	s := &Server{cfg: cfg, store: cfg.Store, games: cfg.Games, log: cfg.Logger, clock: cfg.Clock,
-		ctx: ctx, cancel: cancel, tables: map[string]*table{}, overSums: map[string]TableSummary{},
+		ctx: ctx, cancel: cancel, tables: map[string]*table{},
 		posts: ipLimiter{rate: cfg.PostRate, burst: float64(cfg.PostBurst), m: map[string]*bucket{}}}
 	s.handler = s.routes()
 
 	lctx, lcancel := context.WithTimeout(ctx, time.Minute)
 	defer lcancel()
-	metas, err := s.store.List(lctx, store.Filter{Status: []string{store.StatusOpen, store.StatusLive}, Limit: 1 << 30})
+	metas, err := s.store.List(lctx, store.Filter{Status: []string{store.StatusLive}, Limit: 1 << 30})
 	if err != nil {
 		cancel()
 		return nil, fmt.Errorf("server: list tables: %w", err)
@@ -225,7 +238,6 @@ func (s *Server) start(t *table) (*table, error) {
 		return other, nil
 	}
 	s.tables[t.id] = t
-	delete(s.overSums, t.id)
 	s.wg.Add(1)
 	go func() {
 		defer s.wg.Done()
@@ -234,7 +246,8 @@ func (s *Server) start(t *table) (*table, error) {
 	return t, nil
 }
 
-// forget removes a stopping actor from the table map.
+// forget removes an actor about to stop from the table map: from then on
+// the table is loaded afresh when someone needs it.
 func (s *Server) forget(t *table) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -245,7 +258,7 @@ func (s *Server) forget(t *table) bool {
 }
 
 // actor returns the running actor of a table, loading it from the store if
-// needed (a finished table someone opens again).
+// needed (a table whose actor stopped, someone opens again).
 func (s *Server) actor(ctx context.Context, id string) (*table, error) {
 	s.mu.Lock()
 	t, ok := s.tables[id]
@@ -269,4 +282,10 @@ func (s *Server) running(id string) *table {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.tables[id]
+}
+
+// expired reports whether an open table has waited longer than
+// Config.OpenExpiry since its last change (its creation or last join).
+func (s *Server) expired(meta store.Table) bool {
+	return meta.Status == store.StatusOpen && s.cfg.OpenExpiry > 0 && s.clock.Now().Sub(meta.Updated) > s.cfg.OpenExpiry
 }

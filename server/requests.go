@@ -1,0 +1,188 @@
+package server
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/dicehall/dicehall/engine"
+	"github.com/dicehall/dicehall/store"
+)
+
+// Requests from connections and the HTTP join, run in the actor. Each
+// changes the table and answers; what follows (bots, clocks, presence,
+// welcomes) is the reconcile's.
+
+// attach registers a connection and greets it.
+func (t *table) attach(c *conn) error {
+	if len(t.conns) >= t.s.cfg.MaxConnsPerTable {
+		return errors.New("too many people at this table")
+	}
+	c.seat = engine.Spectator
+	if c.tokenHash != "" {
+		for i, st := range t.meta.Seats {
+			if st.TokenHash != "" && tokenEqual(st.TokenHash, c.tokenHash) {
+				c.seat = engine.Seat(i)
+			}
+		}
+	}
+	t.conns[c] = struct{}{}
+	t.welcome(c) // it says who is here: the others hear it as presence
+	return nil
+}
+
+func (t *table) detach(c *conn) {
+	delete(t.conns, c)
+	delete(t.welcomes, c)
+}
+
+func (t *table) refuse(c *conn, id *int64, rule, message string) {
+	c.enqueue(mustJSON(refusedMsg{Type: "refused", ID: id, Rule: rule, Message: message}))
+}
+
+func (t *table) refuseErr(c *conn, id *int64, err error) {
+	if r, ok := engine.AsRuleError(err); ok {
+		t.refuse(c, id, r.Rule, r.Message)
+		return
+	}
+	c.sendError(id, "internal", err.Error())
+}
+
+// seated checks that c holds a seat and may use it now.
+func (t *table) seated(c *conn, id *int64) bool {
+	if c.seat < 0 {
+		t.refuse(c, id, "not-seated", "you are watching this table: only seated players can do that")
+		return false
+	}
+	if t.meta.Status == store.StatusOver {
+		t.refuse(c, id, engine.ErrGameOver.Rule, engine.ErrGameOver.Message)
+		return false
+	}
+	return true
+}
+
+func (t *table) act(c *conn, m clientMsg, a engine.Action) {
+	if !t.seated(c, m.ID) {
+		return
+	}
+	switch {
+	case m.Seat != nil && engine.Seat(*m.Seat) != c.seat:
+		t.refuse(c, m.ID, "not-your-seat", fmt.Sprintf("you hold seat %d, not seat %d", c.seat, *m.Seat))
+	case !t.live():
+		t.refuse(c, m.ID, "waiting-for-players", "the game starts once every seat is taken")
+	case t.meta.Seats[c.seat].TakenOver:
+		t.refuse(c, m.ID, "taken-over", "a bot is playing your seat: reclaim it first")
+	case m.Version != nil && *m.Version != t.version:
+		t.refuse(c, m.ID, "stale", fmt.Sprintf("the table has moved on since version %d (it is at %d): look again", *m.Version, t.version))
+	default:
+		if err := t.commit(&engine.Move{Seat: c.seat, At: t.gameTime(), Action: a}); err != nil {
+			t.refuseErr(c, m.ID, err)
+		}
+	}
+}
+
+func (t *table) leave(c *conn, m clientMsg) {
+	if !t.seated(c, m.ID) {
+		return
+	}
+	if t.meta.Seats[c.seat].TakenOver {
+		t.refuse(c, m.ID, "taken-over", "a bot is already playing your seat")
+		return
+	}
+	if err := t.takeOver(c.seat, "leave"); err != nil {
+		t.refuseErr(c, m.ID, err)
+	}
+}
+
+func (t *table) reclaim(c *conn, m clientMsg) {
+	if !t.seated(c, m.ID) {
+		return
+	}
+	if !t.meta.Seats[c.seat].TakenOver {
+		t.refuse(c, m.ID, "not-taken-over", "you are already playing your seat")
+		return
+	}
+	if err := t.changeMeta(func(mt *store.Table) { mt.Seats[c.seat].TakenOver = false }); err != nil {
+		t.refuseErr(c, m.ID, err)
+		return
+	}
+	t.ctrlGen[c.seat]++
+	t.seatChanged(c.seat)
+}
+
+func (t *table) takeover(c *conn, m clientMsg) {
+	if !t.seated(c, m.ID) {
+		return
+	}
+	if m.Seat == nil || *m.Seat < 0 || *m.Seat >= len(t.meta.Seats) {
+		t.refuse(c, m.ID, "bad-seat", "say which seat a bot should take over")
+		return
+	}
+	seat := engine.Seat(*m.Seat)
+	st := t.meta.Seats[seat]
+	switch {
+	case seat == c.seat:
+		t.refuse(c, m.ID, "own-seat", "to hand your own seat to a bot, leave it")
+	case st.Kind != kindHuman:
+		t.refuse(c, m.ID, "bot-seat", "a bot already plays that seat")
+	case st.TokenHash == "":
+		t.refuse(c, m.ID, "seat-free", "nobody has taken that seat yet")
+	case st.TakenOver:
+		t.refuse(c, m.ID, "taken-over", "a bot is already playing that seat")
+	case t.connected(seat):
+		t.refuse(c, m.ID, "player-connected", fmt.Sprintf("%s is still connected", st.Name))
+	default:
+		if err := t.takeOver(seat, "requested by "+c.seat.String()); err != nil {
+			t.refuseErr(c, m.ID, err)
+		}
+	}
+}
+
+// joinResult answers a join request.
+type joinResult struct {
+	status int
+	code   string
+	msg    string
+}
+
+func (t *table) join(seat int, name, tokenHash, presented string) joinResult {
+	if presented != "" {
+		for _, st := range t.meta.Seats {
+			if st.TokenHash != "" && tokenEqual(st.TokenHash, presented) {
+				return joinResult{409, "already-seated", "you already hold a seat at this table"}
+			}
+		}
+	}
+	switch {
+	case t.meta.Status == store.StatusOver:
+		return joinResult{409, "game-over", "this game is over"}
+	case t.s.expired(t.meta):
+		return joinResult{410, "expired", "this table waited too long for players and has closed"}
+	case seat < 0 || seat >= len(t.meta.Seats):
+		return joinResult{400, "bad-seat", fmt.Sprintf("this table has seats 0 to %d", len(t.meta.Seats)-1)}
+	case t.meta.Seats[seat].Kind != kindHuman:
+		return joinResult{409, "seat-taken", "a bot plays that seat"}
+	case t.meta.Seats[seat].TokenHash != "":
+		return joinResult{409, "seat-taken", "somebody already holds that seat"}
+	}
+	if err := t.changeMeta(func(m *store.Table) {
+		m.Seats[seat].Name = name
+		m.Seats[seat].TokenHash = tokenHash
+		if m.Status == store.StatusOpen && t.seatsFilled() {
+			m.Status = store.StatusLive
+		}
+	}); err != nil {
+		return joinResult{500, "internal", "the seat could not be saved; try again"}
+	}
+	if t.version == 0 {
+		// Names live in the state; no move has been made, so set it up again.
+		if st, err := t.game.New(t.players(), t.meta.Options); err == nil {
+			t.state = st
+		} else {
+			t.log.Error("set-up with the new names failed", "err", err)
+		}
+	}
+	for c := range t.conns {
+		t.welcomes[c] = true // names and maybe status changed in everybody's view
+	}
+	return joinResult{status: 200}
+}
