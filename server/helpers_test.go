@@ -334,6 +334,9 @@ type fakeClock struct {
 	mu     sync.Mutex
 	now    time.Time
 	timers []*fakeTimer
+	// leaky: Stop reports success but the timer fires anyway, as a real
+	// timer does when it fired just before Stop (its callback is running).
+	leaky bool
 }
 
 type fakeTimer struct {
@@ -365,7 +368,9 @@ func (tm *fakeTimer) Stop() bool {
 	tm.c.mu.Lock()
 	defer tm.c.mu.Unlock()
 	was := !tm.stopped
-	tm.stopped = true
+	if !tm.c.leaky {
+		tm.stopped = true
+	}
 	return was
 }
 

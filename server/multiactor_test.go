@@ -50,7 +50,7 @@ type voteView struct {
 
 func (voteGame) Info() engine.Info {
 	return engine.Info{ID: "vote", Title: "Vote", MinPlayers: 2, MaxPlayers: 5, DefaultBot: "yes",
-		Bots: []engine.BotSpec{{Kind: "yes"}, {Kind: "pass"}, {Kind: "quick"}, {Kind: "slow"}}}
+		Bots: []engine.BotSpec{{Kind: "yes"}, {Kind: "pass"}, {Kind: "quick"}, {Kind: "slow"}, {Kind: "edge"}}}
 }
 func (voteGame) New(players []string, _ json.RawMessage) (engine.State, error) {
 	return &voteState{names: players, votes: make([]string, len(players)), voteAt: make([]int64, len(players))}, nil
@@ -166,7 +166,8 @@ func (s *voteState) Clone() engine.State {
 
 // The bots: yes (votes yes after the fixed bot delay), pass (never acts),
 // quick (paced: votes no after 1 s of game time), slow (paced: votes yes
-// after 8 s, later than any deadline). Outside a vote each plays its first
+// after 8 s, later than any deadline), edge (paced: votes yes after 6 s,
+// the very deadline of seat 1). Outside a vote each plays its first
 // legal action, except pass.
 
 func (g voteGame) NewBot(kind string, _ uint64) (engine.Controller, error) {
@@ -178,6 +179,8 @@ func (g voteGame) NewBot(kind string, _ uint64) (engine.Controller, error) {
 		return pacedVoteBot{b, 1000}, nil
 	case "slow":
 		return pacedVoteBot{b, 8000}, nil
+	case "edge":
+		return pacedVoteBot{b, 6000}, nil // seat 1's deadline exactly
 	}
 	return nil, fmt.Errorf("no %q bot", kind)
 }
