@@ -47,6 +47,7 @@ type table struct {
 	state    engine.State
 	version  int // moves stored (and applied to state)
 	lastAt   int64
+	loadedAt int64 // game time the table was loaded from the store (0: created here)
 	conns    map[*conn]struct{}
 	welcomes map[*conn]bool // connections to welcome afresh at the next reconcile
 	ctrls    map[engine.Seat]botCtrl
@@ -92,6 +93,7 @@ func (s *Server) loadTable(ctx context.Context, id string) (*table, error) {
 	if n := len(moves); n > 0 {
 		t.lastAt = moves[n-1].At
 	}
+	t.loadedAt = t.gameTime()
 	t.publish()
 	return t, nil
 }

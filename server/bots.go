@@ -103,8 +103,9 @@ func (t *table) decided() []engine.Move {
 // startBot lets the seat's bot decide on a copy of the state, away from the
 // actor; the choice comes back through the inbox, stamped by engine.BotMove
 // (a Pacer's think time, else the bot delay) from when the seat could first
-// see the view, as for a person; a bot that took a seat over starts
-// thinking then, not earlier. The move plays when the table's clock reaches
+// see the view, as for a person; a bot that took a seat over, or whose
+// table was just loaded (after a restart), starts thinking then, not
+// earlier, so a table does not rush through the time it was away. The move plays when the table's clock reaches
 // its stamp, in engine.Next's order with deadlines and other bots.
 func (t *table) startBot(seat engine.Seat) {
 	ctrl, err := t.controller(seat)
@@ -114,7 +115,7 @@ func (t *table) startBot(seat engine.Seat) {
 	}
 	p := &botPlan{version: t.version, gen: t.ctrlGen[seat], deciding: true}
 	t.plans[seat] = p
-	clone, start, delay := t.state.Clone(), max(t.lastAt, t.handedAt[seat]), t.botDelayMs()
+	clone, start, delay := t.state.Clone(), max(t.lastAt, t.handedAt[seat], t.loadedAt), t.botDelayMs()
 	t.botWG.Add(1)
 	go func() {
 		defer t.botWG.Done()

@@ -35,12 +35,7 @@ func TestIdleActorStopsAndReloads(t *testing.T) {
 	ann := newPlayer(t, ts)
 	id := ann.create(duel("greedy"))
 	c := ann.connect(id)
-	w := c.next()
-	c.send(map[string]any{"type": "act", "action": w.view(t).Legal[0], "version": 0})
-	roll := c.await("update", func(m msg) bool { return m.Move.Seat == engine.ChanceSeat })
-	v := roll.view(t)
-	c.send(map[string]any{"type": "act", "action": v.Legal[len(v.Legal)-1], "version": roll.Version})
-	took := c.await("update", func(m msg) bool { return m.Move.Seat == 0 })
+	took := playDiceStarsTurn(t, c, c.next())
 	back := c.await("update", func(m msg) bool { return m.Version > took.Version && m.Turn.Has(0) && !m.Turn.Chance })
 	_ = c.ws.Close(websocket.StatusNormalClosure, "")
 
@@ -265,4 +260,33 @@ func TestPacedMoveAtTheDeadlineBeatsTheTimeout(t *testing.T) {
 	if got := storedMoves(t, ts, id); !slices.Equal(got, want) {
 		t.Fatalf("stored moves:\n got %+v\nwant %+v", got, want)
 	}
+}
+
+// TestRestartedBotsDoNotRush: after a restart a bot's delay counts from
+// when the table was loaded, not from the last move before the server
+// went away, so a bots-only table does not play the missed time at once.
+func TestRestartedBotsDoNotRush(t *testing.T) {
+	st := memstore.New()
+	clock := newFakeClock()
+	cfg := Config{Store: st, Clock: clock, BotDelay: time.Second}
+	ts1 := startServer(t, cfg)
+	p := newPlayer(t, ts1)
+	var out struct{ ID string }
+	if s := p.do("POST", "/api/tables", map[string]any{"game": "dicestars", "seats": []map[string]any{{"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "random"}}}, &out); s != 201 {
+		t.Fatal(s)
+	}
+	eventually(t, "the first bot move is timed", func() bool { return clock.pending() > 0 })
+	ts1.stop()
+	clock.Advance(time.Hour)
+
+	startServer(t, cfg)
+	eventually(t, "the bot decides again", func() bool { return clock.pending() > 0 })
+	if meta, err := st.GetTable(context.Background(), out.ID); err != nil || meta.Version != 0 {
+		t.Fatalf("right after the restart: version %d, %v", meta.Version, err)
+	}
+	clock.Advance(time.Second)
+	eventually(t, "the bot moves a second after the restart", func() bool {
+		moves, err := st.Moves(context.Background(), out.ID)
+		return err == nil && len(moves) > 0 && moves[0].At == (time.Hour+time.Second).Milliseconds()
+	})
 }

@@ -69,12 +69,7 @@ func TestRestartResumesTables(t *testing.T) {
 	bots := watch.create(map[string]any{"game": "dicestars", "seats": []map[string]any{{"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "random"}}})
 
 	c := ann.connect(id)
-	w := c.next()
-	c.send(map[string]any{"type": "act", "action": w.view(t).Legal[0], "version": 0})
-	roll := c.await("update", func(m msg) bool { return m.Move.Seat == engine.ChanceSeat })
-	v := roll.view(t)
-	c.send(map[string]any{"type": "act", "action": v.Legal[len(v.Legal)-1], "version": roll.Version})
-	last := c.await("update", func(m msg) bool { return m.Move.Seat == 0 })
+	last := playDiceStarsTurn(t, c, c.next())
 	if !last.Turn.Has(1) {
 		t.Fatalf("after ann's take the bot is to act: %s", last.raw)
 	}
@@ -104,6 +99,17 @@ func TestRestartResumesTables(t *testing.T) {
 		cw.await("update", func(m msg) bool { return m.Turn.Over })
 	}
 	checkChance(t, st, bots)
+}
+
+// playDiceStarsTurn plays seat 0's Dice Stars turn from w (its turn): the
+// first draw, then the last take; it returns the update of the take.
+func playDiceStarsTurn(t *testing.T, c *wsClient, w msg) msg {
+	t.Helper()
+	c.send(map[string]any{"type": "act", "action": w.view(t).Legal[0], "version": w.Version})
+	roll := c.await("update", func(m msg) bool { return m.Move.Seat == engine.ChanceSeat })
+	v := roll.view(t)
+	c.send(map[string]any{"type": "act", "action": v.Legal[len(v.Legal)-1], "version": roll.Version})
+	return c.await("update", func(m msg) bool { return m.Move.Seat == 0 })
 }
 
 // flakyStore fails AppendMoves while failing is set.
