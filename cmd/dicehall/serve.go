@@ -14,15 +14,17 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/dicehall/dicehall/engine"
 	"github.com/dicehall/dicehall/games/all"
 	"github.com/dicehall/dicehall/server"
 	"github.com/dicehall/dicehall/store/sqlite"
 )
 
 var serveFlags struct {
-	addr     string
-	db       string
-	botDelay time.Duration
+	addr       string
+	db         string
+	botDelay   time.Duration
+	openExpiry time.Duration
 }
 
 var serveCmd = &cobra.Command{
@@ -31,7 +33,7 @@ var serveCmd = &cobra.Command{
 	Long: `Serve runs the web platform: open the printed address in a browser, pick a
 name, create a table and share its link. Tables and every move are kept in an
 embedded SQLite file (--db); a restarted server resumes every table where it
-was. Stop it with Ctrl-C.`,
+was. Open tables nobody joins close after --open-expiry. Stop it with Ctrl-C.`,
 	Args: cobra.NoArgs,
 	RunE: runServe,
 }
@@ -40,7 +42,8 @@ func init() {
 	f := serveCmd.Flags()
 	f.StringVar(&serveFlags.addr, "addr", "127.0.0.1:8080", "address to listen on, HOST:PORT (port 0 picks a free one)")
 	f.StringVar(&serveFlags.db, "db", "dicehall.db", "SQLite file keeping tables and moves (created if missing)")
-	f.DurationVar(&serveFlags.botDelay, "bot-delay", 700*time.Millisecond, "pause before each bot move, so people can follow it")
+	f.DurationVar(&serveFlags.botDelay, "bot-delay", engine.DefaultBotDelayMs*time.Millisecond, "pause before each bot move, so people can follow it")
+	f.DurationVar(&serveFlags.openExpiry, "open-expiry", 24*time.Hour, "how long an open table waits for players after its last join before it closes (0 = for ever)")
 	rootCmd.AddCommand(serveCmd)
 }
 
@@ -49,6 +52,9 @@ func runServe(cmd *cobra.Command, _ []string) error {
 	defer stop()
 	log := slog.Default()
 
+	if serveFlags.openExpiry < 0 || serveFlags.botDelay < 0 {
+		return errors.New("--open-expiry and --bot-delay cannot be negative")
+	}
 	st, err := sqlite.Open(serveFlags.db)
 	if err != nil {
 		return fmt.Errorf("open the database: %w", err)
@@ -62,7 +68,11 @@ func runServe(cmd *cobra.Command, _ []string) error {
 	if delay == 0 {
 		delay = -1 // the server reads 0 as "default"; the flag's 0 means none
 	}
-	srv, err := server.New(server.Config{Store: st, Games: all.Registry, Logger: log, BotDelay: delay})
+	expiry := serveFlags.openExpiry
+	if expiry == 0 {
+		expiry = -1 // likewise: the flag's 0 means never
+	}
+	srv, err := server.New(server.Config{Store: st, Games: all.Registry, Logger: log, BotDelay: delay, OpenExpiry: expiry})
 	if err != nil {
 		return err
 	}

@@ -34,6 +34,9 @@ func TestServeRefusesBadFlags(t *testing.T) {
 	if _, code := runDicehall(t, "", "serve", "extra"); code == 0 {
 		t.Fatal("serve with an argument succeeded")
 	}
+	if _, code := runDicehall(t, "", "serve", "--open-expiry", "-1h", "--db", filepath.Join(t.TempDir(), "x.db")); code == 0 {
+		t.Fatal("serve with a negative expiry succeeded")
+	}
 }
 
 // served is a running `dicehall serve` process.
