@@ -2,8 +2,10 @@ package server
 
 import "time"
 
-// Clock is the server's source of time. Turn clocks and rule deadlines read
-// it, so tests can drive them with a fake clock instead of sleeping.
+// Clock is the server's source of time. Every table timer (turn clocks,
+// rule deadlines, bot delays, store retries), open-table expiry and the rate
+// limits read it, so tests can drive them with a fake clock instead of
+// sleeping.
 type Clock interface {
 	Now() time.Time
 	// AfterFunc calls f in its own goroutine once d has passed.

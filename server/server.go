@@ -3,9 +3,10 @@
 // live play (docs/protocol.md is the contract with the browser).
 //
 // Each table is one actor: a goroutine that owns the table's engine.State
-// and is fed through a bounded inbox. A move is stored before anybody is told
-// of it; chance is drawn by the server from the table's seed, so a restarted
-// server resumes every table exactly where it was.
+// and is fed through a bounded inbox; it runs while the table has something
+// to do and is loaded again on demand. A move is stored before anybody is
+// told of it; chance is drawn by the server from the table's seed, so a
+// restarted server resumes every table exactly where it was.
 package server
 
 import (
