@@ -37,6 +37,7 @@ type table struct {
 	botWG sync.WaitGroup
 
 	summary atomic.Pointer[TableSummary]
+	holds   int // callers of Server.actor not done yet (guarded by Server.mu)
 	// timerGen tags the armed timer: a timer that fires after it was
 	// re-armed or stopped finds another generation and does nothing.
 	timerGen atomic.Int64

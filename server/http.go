@@ -441,7 +441,7 @@ func (s *Server) createTable(w http.ResponseWriter, r *http.Request) {
 	}
 	t.log = s.log.With("table", t.id)
 	t.publish()
-	if _, err := s.start(t); err != nil {
+	if _, err := s.start(t, false); err != nil {
 		writeError(w, http.StatusServiceUnavailable, "closing", "the server is shutting down")
 		return
 	}
@@ -505,9 +505,14 @@ func (s *Server) summaryOf(ctx context.Context, meta store.Table) TableSummary {
 		}
 	}
 	if meta.Status == store.StatusOver && meta.Result == nil {
-		t, err := s.actor(ctx, meta.ID)
+		t, release, err := s.actor(ctx, meta.ID)
 		if err == nil {
-			return *t.summary.Load()
+			var sum TableSummary
+			sum, err = call(ctx, t, t.publish)
+			release()
+			if err == nil {
+				return sum
+			}
 		}
 		s.log.Error("table not readable", "table", meta.ID, "err", err)
 	}
@@ -585,7 +590,7 @@ func (s *Server) joinTable(w http.ResponseWriter, r *http.Request) {
 	presented := presentedToken(r, id)
 	var res joinResult
 	for attempt := 0; ; attempt++ {
-		t, err := s.actor(r.Context(), id)
+		t, release, err := s.actor(r.Context(), id)
 		if errors.Is(err, store.ErrNotFound) {
 			writeError(w, http.StatusNotFound, "not-found", "there is no such table")
 			return
@@ -596,6 +601,7 @@ func (s *Server) joinTable(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		res, err = call(r.Context(), t, func() joinResult { return t.join(*req.Seat, name, hash, presented) })
+		release()
 		if errors.Is(err, errGone) && attempt < 3 {
 			continue
 		}
@@ -699,7 +705,7 @@ func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, "not-found", "there is no such table")
 		return
 	}
-	t, err := s.actor(r.Context(), id)
+	t, release, err := s.actor(r.Context(), id)
 	if errors.Is(err, store.ErrNotFound) {
 		writeError(w, http.StatusNotFound, "not-found", "there is no such table")
 		return
@@ -711,6 +717,7 @@ func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
 	}
 	ws, err := websocket.Accept(w, r, &websocket.AcceptOptions{OriginPatterns: s.cfg.OriginPatterns})
 	if err != nil {
+		release()
 		return // Accept has answered the request
 	}
 	ws.SetReadLimit(hardFrameLimit)
@@ -729,11 +736,14 @@ func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
 		<-writerDone
 		_ = ws.CloseNow()
 	}()
+	// The hold keeps the actor from stopping for idleness before the
+	// connection is attached (from then on the connection keeps it).
 	for attempt := 0; ; attempt++ {
 		var aerr error
 		aerr, err = call(ctx, t, func() error { return t.attach(c) })
+		release()
 		if errors.Is(err, errGone) && attempt < 3 {
-			if t, err = s.actor(ctx, id); err == nil {
+			if t, release, err = s.actor(ctx, id); err == nil {
 				continue
 			}
 		}

@@ -290,3 +290,23 @@ func TestRestartedBotsDoNotRush(t *testing.T) {
 		return err == nil && len(moves) > 0 && moves[0].At == (time.Hour+time.Second).Milliseconds()
 	})
 }
+
+// TestConnectLoadsAStoppedTableOnce: the actor a connection loads is held
+// until the connection is attached, so it does not stop for idleness in
+// between (and get loaded again).
+func TestConnectLoadsAStoppedTableOnce(t *testing.T) {
+	cs := &countingStore{Store: memstore.New()}
+	ts := startServer(t, Config{Store: cs})
+	ann := newPlayer(t, ts)
+	for range 5 {
+		id := ann.create(twoHumans())
+		eventually(t, "the open table's actor stops", func() bool { return ts.running(id) == nil })
+		cs.moves.Store(0)
+		if w := ann.connect(id).next(); w.Type != "welcome" || w.Seat != 0 {
+			t.Fatalf("welcome: %s", w.raw)
+		}
+		if n := cs.moves.Load(); n != 1 {
+			t.Fatalf("the table was loaded %d times for one connection", n)
+		}
+	}
+}

@@ -149,7 +149,7 @@ func New(cfg Config) (*Server, error) {
 			s.log.Error("table not resumed", "table", m.ID, "err", err)
 			continue
 		}
-		if _, err := s.start(t); err != nil {
+		if _, err := s.start(t, false); err != nil {
 			cancel()
 			return nil, err
 		}
@@ -227,8 +227,9 @@ func (s *Server) track() bool {
 var errClosed = errors.New("server: closed")
 
 // start runs a table's actor and makes it findable. If another actor of the
-// same table got there first, that one is returned and t never runs.
-func (s *Server) start(t *table) (*table, error) {
+// same table got there first, that one is returned and t never runs. held
+// holds the returned actor for the caller (see actor).
+func (s *Server) start(t *table, held bool) (*table, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closed {
@@ -236,9 +237,15 @@ func (s *Server) start(t *table) (*table, error) {
 	}
 	if other, ok := s.tables[t.id]; ok {
 		t.stop()
+		if held {
+			other.holds++
+		}
 		return other, nil
 	}
 	s.tables[t.id] = t
+	if held {
+		t.holds++
+	}
 	s.wg.Add(1)
 	go func() {
 		defer s.wg.Done()
@@ -247,11 +254,15 @@ func (s *Server) start(t *table) (*table, error) {
 	return t, nil
 }
 
-// forget removes an actor about to stop from the table map: from then on
-// the table is loaded afresh when someone needs it.
+// forget removes an actor about to stop for idleness from the table map:
+// from then on the table is loaded afresh when someone needs it. An actor
+// somebody holds is not forgotten (their message is on its way).
 func (s *Server) forget(t *table) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if t.holds > 0 {
+		return false
+	}
 	if s.tables[t.id] == t {
 		delete(s.tables, t.id)
 	}
@@ -259,23 +270,40 @@ func (s *Server) forget(t *table) bool {
 }
 
 // actor returns the running actor of a table, loading it from the store if
-// needed (a table whose actor stopped, someone opens again).
-func (s *Server) actor(ctx context.Context, id string) (*table, error) {
+// needed (a table whose actor stopped, someone opens again). The actor is
+// held: it does not stop for idleness before release is called, so the
+// caller's message reaches it even when the table has nothing else to do.
+func (s *Server) actor(ctx context.Context, id string) (t *table, release func(), err error) {
 	s.mu.Lock()
 	t, ok := s.tables[id]
+	if ok {
+		t.holds++
+	}
 	closed := s.closed
 	s.mu.Unlock()
-	if ok {
-		return t, nil
+	if !ok {
+		if closed {
+			return nil, nil, errClosed
+		}
+		if t, err = s.loadTable(ctx, id); err != nil {
+			return nil, nil, err
+		}
+		if t, err = s.start(t, true); err != nil {
+			return nil, nil, err
+		}
 	}
-	if closed {
-		return nil, errClosed
+	return t, func() { s.release(t) }, nil
+}
+
+// release ends a hold; the actor is nudged to see whether it is idle now.
+func (s *Server) release(t *table) {
+	s.mu.Lock()
+	t.holds--
+	free := t.holds == 0
+	s.mu.Unlock()
+	if free {
+		_ = t.post(func() {})
 	}
-	t, err := s.loadTable(ctx, id)
-	if err != nil {
-		return nil, err
-	}
-	return s.start(t)
 }
 
 // running returns a table's actor if it is in memory.
