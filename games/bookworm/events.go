@@ -79,12 +79,15 @@ type (
 		Accepted bool   `json:"accepted"`
 	}
 	// TakeEvent ("take", "steal", "question"): a die changed hands. From is
-	// -1 for the display. Bonus: the •• die, going with the last white die.
-	// BookwormCards (steals): cards left in the centre.
+	// -1 for the display; To is the seat that got it (the speaker of the
+	// word, also when a timeout or the last vote made the move). Bonus: the
+	// •• die, going with the last white die. BookwormCards (steals): cards
+	// left in the centre.
 	TakeEvent struct {
 		Die           int    `json:"die"`
 		Face          string `json:"face"`
 		From          int    `json:"from"`
+		To            int    `json:"to"`
 		Word          string `json:"word,omitempty"`
 		Bonus         bool   `json:"bonus,omitempty"`
 		BookwormCards int    `json:"bookwormCards,omitempty"`

@@ -559,7 +559,7 @@ func (s *State) accept(e *emitter) {
 	p, d := w.Seat, int(w.Die)
 	from := s.Owner[d]
 	s.give(p, d)
-	te := TakeEvent{Die: d, Face: s.FaceName(d), From: int(from), Word: w.Word}
+	te := TakeEvent{Die: d, Face: s.FaceName(d), From: int(from), To: int(p), Word: w.Word}
 	if from != Display {
 		s.Cards[from]++
 		s.CardsLeft--
@@ -573,7 +573,7 @@ func (s *State) accept(e *emitter) {
 		if f, ok := s.SpecialFace(); ok && f == SpecialDots && s.Owner[s.special()] == Display {
 			sp := s.special()
 			s.give(p, sp)
-			e.add("take", TakeEvent{Die: sp, Face: s.FaceName(sp), From: int(Display), Bonus: true})
+			e.add("take", TakeEvent{Die: sp, Face: s.FaceName(sp), From: int(Display), To: int(p), Bonus: true})
 		}
 		s.endRound(e, p, -1)
 		return
@@ -590,7 +590,7 @@ func (s *State) give(p int8, d int) {
 func (s *State) takeQuestion(e *emitter, p int8) {
 	sp := s.special()
 	s.give(p, sp)
-	e.add("question", TakeEvent{Die: sp, Face: s.FaceName(sp), From: int(Display)})
+	e.add("question", TakeEvent{Die: sp, Face: s.FaceName(sp), From: int(Display), To: int(p)})
 	s.Phase, s.MidRound, s.Current = PhaseCard, true, p
 }
 

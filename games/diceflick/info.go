@@ -33,4 +33,23 @@ var messages = map[string]string{
 	"diceflick.bot.easy":            "easy",
 	"diceflick.bot.medium":          "medium",
 	"diceflick.bot.hard":            "hard",
+
+	// Narration (narrate.go). A landing line is indented under its flick.
+	"diceflick.draw":              "{who} draws {dice}",
+	"diceflick.draw.bonus":        "{who} draws the bonus die: {dice}",
+	"diceflick.flick":             "{who} flicks the {color} die from base {base} (angle {angle}, power {power})",
+	"diceflick.land":              "  the {color} die lands in hole {hole}",
+	"diceflick.land.bonus":        "  the {color} die lands in hole {hole} — the bonus marker: one more die and one more flick",
+	"diceflick.land.centre":       "  the {color} die lands in hole {hole} — on the centre: it counts double",
+	"diceflick.land.face":         "  the {color} die lands in hole {hole} showing {face}",
+	"diceflick.land.face.bonus":   "  the {color} die lands in hole {hole} showing {face} — the bonus marker: one more die and one more flick",
+	"diceflick.land.face.centre":  "  the {color} die lands in hole {hole} showing {face} — on the centre: it counts double",
+	"diceflick.land.trench":       "  the {color} die drops into the trench: back into the bag",
+	"diceflick.land.out":          "  the {color} die jumps out of the box: back into the bag",
+	"diceflick.score":             "{who} scores {total}",
+	"diceflick.score.below":       "{who} scores {total} — {best} was on offer",
+	"diceflick.score.parts":       "{who} scores {total} ({parts})",
+	"diceflick.score.parts.below": "{who} scores {total} ({parts}) — {best} was on offer",
+	"diceflick.round-end":         "── round {round} done: {totals}",
+	"diceflick.over":              "game over: {who} won",
 }

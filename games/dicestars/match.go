@@ -183,9 +183,11 @@ type (
 		Announced int `json:"announced"`
 		Count     int `json:"count"`
 	}
-	// RollEvent: these dice left the bag and joined the reserve.
+	// RollEvent: these dice left the bag and joined the reserve. Player is
+	// the seat that drew them (the event itself is chance's).
 	RollEvent struct {
-		Dice []string `json:"dice"`
+		Dice   []string `json:"dice"`
+		Player int      `json:"player"`
 	}
 	// TakeEvent: the player took dice and filled the sheet.
 	TakeEvent struct {
@@ -209,6 +211,7 @@ type (
 	SoloEvent struct {
 		Marks  int  `json:"marks"`
 		Marked int  `json:"marked"`
+		Cells  int  `json:"cells"` // the grid's size
 		Lost   bool `json:"lost"`
 	}
 	// EndEvent: the game ended.
@@ -237,7 +240,7 @@ func (m *Match) events(before *State, a Action, seat engine.Seat) []engine.Event
 		for i, x := range a.Dice[:a.N] {
 			d[i] = x.String()
 		}
-		add("roll", RollEvent{Dice: d})
+		add("roll", RollEvent{Dice: d, Player: int(s.Current)})
 	default:
 		te := TakeEvent{Dice: []string{}}
 		for _, d := range before.ReserveDice() {
@@ -269,7 +272,7 @@ func (m *Match) events(before *State, a Action, seat engine.Seat) []engine.Event
 			add("end-triggered", nil)
 		}
 		if s.Solo() {
-			add("solo", SoloEvent{Marks: int(s.SoloMarked - before.SoloMarked), Marked: int(s.SoloMarked), Lost: s.SoloLost})
+			add("solo", SoloEvent{Marks: int(s.SoloMarked - before.SoloMarked), Marked: int(s.SoloMarked), Cells: s.L.SoloCells, Lost: s.SoloLost})
 		}
 		if s.Over() {
 			r := m.Result()

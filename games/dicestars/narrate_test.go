@@ -1,0 +1,80 @@
+package dicestars
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/dicehall/dicehall/engine"
+)
+
+// The log lines of every Dice Stars event, as the terminal has always
+// written them (its golden screens show them).
+func TestNarrateSentences(t *testing.T) {
+	players := []string{"ann", "You"}
+	ev := func(kind string, seat engine.Seat, data any) engine.Event {
+		return engine.Event{Kind: kind, Seat: seat, Data: data}
+	}
+	cases := []struct {
+		e    engine.Event
+		want []string
+	}{
+		{ev("refill", 0, RefillEvent{FromDiscard: 9}), []string{"ann put the discard (9) back into the bag"}},
+		{ev("refill", 0, RefillEvent{FromDiscard: 9, FromReserve: 2}), []string{"ann put the discard (9) and the reserve (2) back into the bag"}},
+		{ev("draw", 0, DrawEvent{Announced: 3, Count: 3}), []string{"ann draws 3…"}},
+		{ev("draw", 1, DrawEvent{Announced: 2, Count: 2}), []string{"You draw 2…"}},
+		{ev("draw", 0, DrawEvent{Announced: 4, Count: 1}), []string{"ann announced 4; the bag holds only 1"}},
+		{ev("draw", 0, DrawEvent{Announced: 3, Count: 0}), []string{"ann announced 3, but the bag is empty"}},
+		{ev("roll", engine.ChanceSeat, RollEvent{Dice: []string{"orange:star", "blue:5"}, Player: 1}), []string{"You drew 2: orange:star blue:5"}},
+		{ev("take", 0, TakeEvent{Choice: "color", Color: "blue", Dice: []string{"blue:5"}, Sum: 5}), []string{"ann took blue (1 die, sum 5) into the blue column"}},
+		{ev("take", 0, TakeEvent{Choice: "color", Color: "red", Dice: []string{"red:5", "red:1"}, Sum: 6, Penalty: true}), []string{"ann took red (2 dice, sum 6) as a penalty: 6 in the penalty cell"}},
+		{ev("take", 0, TakeEvent{Choice: "value", Value: 4, Dice: []string{"red:4", "blue:4"}, Sum: 8}), []string{"ann took the 4s (2 dice, sum 8) into row 4"}},
+		{ev("take", 0, TakeEvent{Choice: "value", Value: 4, Dice: []string{"red:4"}, Sum: 4, Penalty: true}), []string{"ann took the 4s (1 die, sum 4) as a penalty: 4 in the penalty cell"}},
+		{ev("take", 0, TakeEvent{Choice: "stars", Dice: []string{"orange:star"}, Mult: []int{3}}), []string{"ann took 1 star: multipliers in rows 3"}},
+		{ev("take", 0, TakeEvent{Choice: "stars", Dice: []string{"orange:star", "black:star"}, Mult: []int{2, 5}}), []string{"ann took 2 stars: multipliers in rows 2, 5"}},
+		{ev("end-triggered", 0, nil), []string{"the end is triggered: the round is played out"}},
+		{ev("solo", 0, SoloEvent{Marks: 2, Marked: 7, Cells: 30}), []string{"solo grid: +2 (7 of 30 crossed out)"}},
+		{ev("solo", 0, SoloEvent{Marks: 0, Marked: 7, Cells: 30}), nil},
+		{ev("solo", 0, SoloEvent{Marks: 3, Marked: 30, Cells: 30, Lost: true}), []string{"solo grid: +3, all 30 cells crossed out: the virtual opponent wins"}},
+		{ev("game-over", 0, EndEvent{Scores: []int{3, 5}, Winners: []string{"You"}}), []string{"game over: You wins"}},
+		{ev("game-over", 0, EndEvent{Scores: []int{5, 5}, Winners: []string{"ann", "You"}}), []string{"game over: ann and You share the win"}},
+		{ev("game-over", 0, EndEvent{Scores: []int{5}}), []string{"game over"}},
+	}
+	for _, c := range cases {
+		if got := engine.Describe(Game{}, c.e, players); !slices.Equal(got, c.want) {
+			t.Errorf("%s %+v: got %q, want %q", c.e.Kind, c.e.Data, got, c.want)
+		}
+	}
+}
+
+// Every event of real games, solo and for two, is narrated from the
+// catalogue: no key is missing and every argument is filled.
+func TestNarrateCatalogueComplete(t *testing.T) {
+	cat := Game{}.Info().Messages
+	for _, players := range [][]string{{"sol"}, {"ann", "bob"}} {
+		for seed := uint64(1); seed <= 10; seed++ {
+			st, err := Game{}.New(players, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			bots := make([]engine.Controller, len(players))
+			for i := range bots {
+				if bots[i], err = (Game{}).NewBot("random", seed+uint64(i)); err != nil {
+					t.Fatal(err)
+				}
+			}
+			err = engine.PlayBots(st, bots, engine.NewSource(seed), func(_ engine.Move, evs []engine.Event, _ []engine.Move) {
+				for _, e := range evs {
+					for _, m := range (Game{}).Narrate(e, players) {
+						if line := engine.Render(cat, m); cat[m.Key] == "" || strings.Contains(line, "{") {
+							t.Errorf("event %s %+v narrates as %q", e.Kind, e.Data, line)
+						}
+					}
+				}
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+}
