@@ -50,7 +50,7 @@ func TestDictionariesMatch(t *testing.T) {
 		v, ok := games[k]
 		return v, ok
 	}
-	field := regexp.MustCompile(`\{([^{}:]+)(?::[^{}]*)?\}`)
+	field := regexp.MustCompile(`\{([^{}:@]+)(?:@[^{}:]+)?(?::[^{}]*)?\}`) // {name}, {name@prefix}, {n:one:other}
 	fields := func(s string) []string {
 		var out []string
 		for _, m := range field.FindAllStringSubmatch(s, -1) {

@@ -342,16 +342,23 @@ func TestBookwormRound(t *testing.T) {
 		t.Errorf("the round ended before every goal: steal %v, challenge %v, vote %v", stole, challenged, voted)
 	}
 	lr := ann.text("[data-testid=bw-last-round]")
+	// A penalty is written once with its sign: −2, not −-2.
+	if eval[bool](ann, `document.body.textContent.includes('−-')`) {
+		t.Error("a score is written with two minus signs")
+	}
 	log := spec.text("[data-testid=log]")
-	if !strings.Contains(lr, "found no word") || !strings.Contains(log, "ran out of time") {
+	if !strings.Contains(lr, "found no word") || !strings.Contains(log, literal(t, "bookworm", "bookworm.fail.timeout")) {
 		t.Errorf("the round did not end by a timeout: %q\nlog:\n%s", lr, log)
 	}
-	for _, want := range []string{"steals", "challenges", "voted"} {
+	if !strings.Contains(log, literal(t, "bookworm", "bookworm.vote.accept")) && !strings.Contains(log, literal(t, "bookworm", "bookworm.vote.reject")) {
+		t.Errorf("the spectator's log lacks the vote:\n%s", log)
+	}
+	for _, want := range []string{literal(t, "bookworm", "bookworm.steal"), literal(t, "bookworm", "bookworm.challenge")} {
 		if !strings.Contains(log, want) {
 			t.Errorf("the spectator's log lacks %q:\n%s", want, log)
 		}
 	}
-	if !strings.Contains(log, "is rejected") && !strings.Contains(log, "stands") {
+	if !strings.Contains(log, literal(t, "bookworm", "bookworm.verdict.rejected")) && !strings.Contains(log, literal(t, "bookworm", "bookworm.verdict.accepted")) {
 		t.Errorf("no verdict in the log:\n%s", log)
 	}
 	if n := eval[int](spec, `document.querySelectorAll('[data-testid=actions] button').length`); n != 0 {

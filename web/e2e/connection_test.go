@@ -367,7 +367,7 @@ func TestTurnClockHandsSeatToBot(t *testing.T) {
 	ann.shot("31-clock-out-bot-plays")
 	// The bot moves for her (she never clicked, so any move of hers is the
 	// bot's).
-	ann.waitJS(5*time.Second, logJS+`.includes('Ann draws') && /Ann takes/.test(`+logJS+`)`)
+	ann.waitJS(5*time.Second, logJS+`.includes('Ann draws') && /Ann took/.test(`+logJS+`)`)
 	if got := eval[string](ann, `document.querySelector('[data-testid=clock]').textContent`); got != "" {
 		t.Logf("clock while the bot plays her seat: %q (the bot's seat has no clock)", got)
 	}
@@ -380,11 +380,11 @@ func TestTurnClockHandsSeatToBot(t *testing.T) {
 	}
 	ann.waitJS(10*time.Second, `document.querySelectorAll('[data-testid=actions] button.choice.legal').length > 0 && `+clockSecs+` > 0`)
 	ann.shot("32-reclaimed-clock-again")
-	drawsBefore := eval[int](ann, `(`+logJS+`.match(/Ann (draws|takes|announces)/g) || []).length`)
+	drawsBefore := eval[int](ann, `(`+logJS+`.match(/Ann (draws|took|announced)/g) || []).length`)
 	if !ann.clickLegal() {
 		ann.fail("no legal choice after reclaiming")
 	}
-	ann.waitJS(3*time.Second, fmt.Sprintf(`(%s.match(/Ann (draws|takes|announces)/g) || []).length > %d`, logJS, drawsBefore))
+	ann.waitJS(3*time.Second, fmt.Sprintf(`(%s.match(/Ann (draws|took|announced)/g) || []).length > %d`, logJS, drawsBefore))
 	if s := getSummary(t, ts.URL, id); s.Seats[0].TakenOver {
 		t.Errorf("server: Ann's seat still taken over after her move: %+v", s.Seats[0])
 	}
@@ -427,11 +427,11 @@ func TestTakeoverOfClosedPage(t *testing.T) {
 	ann.waitJS(5*time.Second, seatState(1)+`.includes('is playing for them') && !document.querySelector('[data-takeover]')`)
 	// Bob never moved himself: his moves in the log are the bot's. It plays
 	// his whole turn and Ann's comes back.
-	ann.waitJS(10*time.Second, logJS+`.includes('Bob draws') && /Bob takes/.test(`+logJS+`) && document.querySelectorAll('[data-testid=actions] button.choice.legal').length > 0`)
+	ann.waitJS(10*time.Second, logJS+`.includes('Bob draws') && /Bob took/.test(`+logJS+`) && document.querySelectorAll('[data-testid=actions] button.choice.legal').length > 0`)
 	ann.shot("41-bot-plays-for-bob")
 	// Another round: Ann plays, the bot answers for Bob.
-	botTakes := eval[int](ann, `(`+logJS+`.match(/Bob takes/g) || []).length`)
-	ann.playUntil(20*time.Second, fmt.Sprintf(`(%s.match(/Bob takes/g) || []).length > %d`, logJS, botTakes))
+	botTakes := eval[int](ann, `(`+logJS+`.match(/Bob took/g) || []).length`)
+	ann.playUntil(20*time.Second, fmt.Sprintf(`(%s.match(/Bob took/g) || []).length > %d`, logJS, botTakes))
 
 	// Bob opens the link again: his seat, a bot on it, and a way back.
 	back, _ := bob.newTab("bob-back")

@@ -139,7 +139,7 @@ func TestDiceflickFullGame(t *testing.T) {
 			p.shot(name)
 		}
 	}
-	logRe := regexp.MustCompile(`angle (-?\d+)°, power (\d+)%`)
+	logRe := regexp.MustCompile(`angle ([+-]?\d+)°, power (\d+\.\d+)`)
 	deadline := time.Now().Add(150 * time.Second)
 	for !ann.df().Over {
 		if time.Now().After(deadline) {
@@ -177,15 +177,15 @@ func TestDiceflickFullGame(t *testing.T) {
 				p.waitVersion(v + 1)
 				if flicks == 0 {
 					// The flick the server got is the one we dragged.
-					p.waitJS(5*time.Second, `[...document.querySelectorAll('[data-testid=log] li')].some(l => /power \d+%/.test(l.textContent))`)
-					line := eval[string](p, `[...document.querySelectorAll('[data-testid=log] li')].find(l => /power \d+%/.test(l.textContent)).textContent`)
+					p.waitJS(5*time.Second, `[...document.querySelectorAll('[data-testid=log] li')].some(l => /power \d+\.\d+/.test(l.textContent))`)
+					line := eval[string](p, `[...document.querySelectorAll('[data-testid=log] li')].find(l => /power \d+\.\d+/.test(l.textContent)).textContent`)
 					m := logRe.FindStringSubmatch(line)
 					if m == nil {
 						t.Fatalf("no flick in the log line %q", line)
 					}
 					ga, _ := strconv.Atoi(m[1])
-					gp, _ := strconv.Atoi(m[2])
-					if math.Abs(float64(ga)-angle*180/math.Pi) > 3 || math.Abs(float64(gp)-power*100) > 3 {
+					gp, _ := strconv.ParseFloat(m[2], 64)
+					if math.Abs(float64(ga)-angle*180/math.Pi) > 3 || math.Abs(gp-power) > 0.03 {
 						t.Errorf("dragged angle %.0f° power %.0f%%, the server got %q", angle*180/math.Pi, power*100, line)
 					}
 				}

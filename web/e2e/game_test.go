@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -259,8 +260,11 @@ func TestTwoPlayersPlayAWholeGame(t *testing.T) {
 
 	// The spectator saw the moves as they happened: the log has lines for
 	// both players' takes.
-	log := spec.text("[data-testid=log]")
-	if !strings.Contains(log, "Ann takes") || !strings.Contains(log, "Bob takes") || !strings.Contains(log, "Rolled") {
+	// The log is the game's narration, word for word.
+	steps := replayLines(t, ts.URL, "dicestars", id)
+	checkLogIsNarration(t, spec, steps)
+	log := strings.Join(spec.logLines(), "\n")
+	if !strings.Contains(log, "\nAnn ") || !strings.Contains(log, "\nBob ") {
 		t.Errorf("the spectator's log misses moves:\n%s", log)
 	}
 
@@ -274,8 +278,8 @@ func TestTwoPlayersPlayAWholeGame(t *testing.T) {
 		ann.do(chromedp.Click(chromedp.CSS(`[data-testid=replay-forward]`)))
 	}
 	ann.waitJS(3*time.Second, `/Step 3 of/.test(document.querySelector('[data-testid=replay-step]').textContent)`)
-	if what := ann.text("[data-testid=replay-what]"); !strings.Contains(what, "Rolled") && !strings.Contains(what, "takes") {
-		t.Errorf("step 3 says %q", what)
+	if what := eval[[]string](ann, `[...document.querySelectorAll('[data-testid=replay-what] li')].map((l) => l.textContent)`); !slices.Equal(what, steps[3]) {
+		t.Errorf("step 3 says %q, its narration %q", what, steps[3])
 	}
 	ann.do(chromedp.Click(chromedp.CSS(`[data-testid=replay-back]`)))
 	ann.waitJS(3*time.Second, `/Step 2 of/.test(document.querySelector('[data-testid=replay-step]').textContent)`)

@@ -274,7 +274,7 @@ function scoresEl(view) {
       h('tbody', null, (lr.scores || []).map((s, i) => h('tr', null,
         h('th', { scope: 'row' }, ps[i]?.name ?? '#' + i),
         h('td', null, String(s.dots)), h('td', null, String(s.bookwormCards)), h('td', null, String(s.special)),
-        h('td', null, s.penalty ? '−' + s.penalty : '0'), h('td', { class: 'strong' }, String(s.total))))))));
+        h('td', null, s.penalty ? '−' + Math.abs(s.penalty) : '0'), h('td', { class: 'strong' }, String(s.total))))))));
   }
   if (rounds.length > 1) {
     parts.push(h('div', { class: 'table-scroll' }, h('table', { class: 'bw-score-table' },
@@ -454,55 +454,6 @@ function nameForm(view, send, legal) {
 }
 
 // --- words --------------------------------------------------------------------------
-
-function nameOf(names, seat) {
-  if (seat === -1) return t('move.chance');
-  if (seat === -2) return t('bw.ev.clock');
-  return names[seat] ?? ('#' + seat);
-}
-
-function faceWord(face) {
-  return ['turn', 'a-z', 'not', 'dots', 'stack', '?'].includes(face) ? specialName(face) : face;
-}
-
-// describeEvents turns a move's events into log lines.
-export function describeEvents(events, names) {
-  const out = [];
-  for (const ev of events || []) {
-    const d = ev.data || {};
-    const name = nameOf(names, ev.seat);
-    switch (ev.kind) {
-      case 'card':
-        out.push(t(d.midRound ? 'bw.ev.card.mid' : 'bw.ev.card', { cats: (d.card?.categories || []).map((c) => c.name).join(' / '), name: nameOf(names, d.chooser) }));
-        break;
-      case 'reshuffle': out.push(t('bw.ev.reshuffle')); break;
-      case 'category': out.push(t('bw.ev.category', { name, cat: d.category?.name ?? '' })); break;
-      case 'roll': out.push(t('bw.ev.roll', { faces: (d.faces || []).map(faceWord).join(' ') })); break;
-      case 'special-turned': out.push(t('bw.ev.turned', { name, face: specialName(d.face) })); break;
-      case 'turn': break; // the board shows whose turn it is
-      case 'word': out.push(t(d.known ? 'bw.ev.word.known' : 'bw.ev.word', { name, word: d.word })); break;
-      case 'challenge-window': out.push(t('bw.ev.window')); break;
-      case 'allow': out.push(t('bw.ev.allow', { name })); break;
-      case 'challenge': out.push(t('bw.ev.challenge', { name, word: d.word })); break;
-      case 'vote': out.push(t('bw.ev.vote', { name })); break;
-      case 'verdict':
-        out.push(t(d.accepted ? 'bw.ev.verdict.yes' : 'bw.ev.verdict.no', { word: d.word, a: d.accept, r: d.reject, x: d.abstain }));
-        break;
-      case 'take': out.push(t(d.bonus ? 'bw.ev.bonus' : 'bw.ev.take', { name, face: faceWord(d.face), word: d.word ?? '' })); break;
-      case 'steal': out.push(t('bw.ev.steal', { name, face: faceWord(d.face), from: nameOf(names, d.from), word: d.word ?? '' })); break;
-      case 'question': out.push(t('bw.ev.question', { name })); break;
-      case 'timeout': break; // the fail or verdict that follows says it
-      case 'fail': out.push(t(d.reason === 'gave-up' ? 'bw.ev.gaveup' : 'bw.ev.timeout', { name: nameOf(names, d.seat) })); break;
-      case 'round-end':
-        out.push(t('bw.ev.roundend', { n: d.round, scores: (d.scores || []).map((s, i) => `${nameOf(names, i)} ${s.total >= 0 ? '+' : ''}${s.total}`).join(', ') }));
-        break;
-      case 'round': out.push(t('bw.ev.round', { n: d.round, name: nameOf(names, d.bookworm) })); break;
-      case 'game-over': out.push(t('ev.over', { scores: (d.scores || []).map((s, i) => `${nameOf(names, i)} ${s}`).join(', ') })); break;
-      default: out.push(ev.kind);
-    }
-  }
-  return out;
-}
 
 // resultText says who won a finished game.
 export function resultText(view) {

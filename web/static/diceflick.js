@@ -728,59 +728,6 @@ function describeChoice(view) {
 
 // --- words ------------------------------------------------------------------------------
 
-function nameOf(names, seat) {
-  if (seat === -1) return t('move.chance');
-  return names[seat] ?? ('#' + seat);
-}
-
-export function describeEvents(events, names) {
-  const out = [];
-  let flicker = '';
-  for (const ev of events || []) {
-    const d = ev.data || {};
-    switch (ev.kind) {
-      case 'draw':
-        out.push(t(d.bonus ? 'df.ev.draw.bonus' : 'df.ev.draw', { name: d.player, dice: (d.dice || []).map(colorName).join(', ') }));
-        break;
-      case 'flick': {
-        flicker = nameOf(names, ev.seat);
-        const f = d.flick || {};
-        out.push(t('df.ev.flick', {
-          name: flicker, color: colorName(d.color), base: t('df.base.' + f.base),
-          angle: Math.round((f.angle || 0) * 180 / Math.PI), power: Math.round((f.power || 0) * 100),
-        }));
-        break;
-      }
-      case 'land':
-        if (d.where === 'hole') {
-          out.push(t(d.face ? 'df.ev.land' : 'df.ev.land.blast', { color: colorName(d.color), hole: d.hole, face: d.face }));
-          if (d.bonus) out.push(t('df.ev.bonus'));
-          if (d.centre) out.push(t('df.ev.centre'));
-        } else {
-          out.push(t(d.where === 'out' ? 'df.ev.out' : 'df.ev.trench', { color: colorName(d.color) }));
-        }
-        break;
-      case 'score': {
-        const parts = (d.parts || []).map((p) => {
-          if (p.kind === 'group') return t('df.ev.part.group', { color: colorName(p.color), n: p.points });
-          if (p.kind === 'centre') return t('df.ev.part.centre', { n: p.points });
-          return t('df.ev.part.blast', { n: p.points });
-        });
-        out.push(d.total ? t('df.ev.score', { name: d.player, n: d.total, parts: parts.join(', ') }) : t('df.ev.score.none', { name: d.player }));
-        break;
-      }
-      case 'round-end':
-        out.push(t('df.ev.round', { n: d.round, totals: (d.totals || []).map((s, i) => `${nameOf(names, i)} ${s}`).join(', ') }));
-        break;
-      case 'game-over':
-        out.push(t('ev.over', { scores: (d.scores || []).map((s, i) => `${nameOf(names, i)} ${s}`).join(', ') }));
-        break;
-      default: out.push(ev.kind);
-    }
-  }
-  return out;
-}
-
 export function resultText(view) {
   if (!view.over) return '';
   const ps = view.players || [];

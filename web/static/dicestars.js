@@ -1,7 +1,8 @@
 // Dice Stars in the browser: the sheets drawn like the paper one, the reserve,
-// bag and discard, the choices of the seat to act, and words for the events.
+// bag and discard, the choices of the seat to act and the result (the log is
+// the server's narration, put into words by table.js).
 // table.js knows nothing of Dice Stars; another game adds a module with the
-// same exports (renderBoard, renderActions, describeEvents, resultText,
+// same exports (renderBoard, renderActions, resultText,
 // beforeUpdate, afterUpdate).
 
 import { h, reducedMotion, sleep } from '/static/dom.js';
@@ -36,13 +37,6 @@ export function dieEl(s, extra = '') {
 
 function colorChip(c) {
   return h('span', { class: `chip die-${c}`, 'aria-hidden': 'true' }, SHAPES[c] || '?');
-}
-
-function diceWords(list) {
-  return list.map((s) => {
-    const d = parseDie(s);
-    return colorName(d.color) + ' ' + (d.star ? '★' : d.face);
-  }).join(', ');
 }
 
 // --- the board -------------------------------------------------------------
@@ -272,38 +266,6 @@ function starsPicker(view, stars, legal, btn) {
 }
 
 // --- words -------------------------------------------------------------------
-
-function nameOf(names, seat) {
-  if (seat < 0) return t('move.chance');
-  return names[seat] ?? ('#' + seat);
-}
-
-// describeEvents turns a move's events into log lines.
-export function describeEvents(events, names) {
-  const out = [];
-  for (const ev of events || []) {
-    const d = ev.data || {};
-    const name = nameOf(names, ev.seat);
-    switch (ev.kind) {
-      case 'refill': out.push(t('ev.refill', { d: d.fromDiscard, r: d.fromReserve })); break;
-      case 'draw':
-        out.push(d.count < d.announced ? t('ev.draw.short', { name, a: d.announced, n: d.count }) : t('ev.draw', { name, n: d.count }));
-        break;
-      case 'roll': out.push(t('ev.roll', { dice: diceWords(d.dice || []) })); break;
-      case 'take':
-        if (d.penalty) out.push(t('ev.take.penalty', { name, sum: d.sum }));
-        else if (d.choice === 'color') out.push(t('ev.take.color', { name, color: t('ds.colpl.' + d.color), dice: diceWords(d.dice || []), sum: d.sum }));
-        else if (d.choice === 'value') out.push(t('ev.take.value', { name, v: d.value, dice: diceWords(d.dice || []), sum: d.sum }));
-        else out.push(t('ev.take.stars', { name, n: (d.dice || []).length, rows: (d.multipliers || []).join(', ') }));
-        break;
-      case 'end-triggered': out.push(t('ev.end')); break;
-      case 'solo': out.push(d.lost ? t('ev.solo.lost') : t('ev.solo', { m: d.marks, t: d.marked })); break;
-      case 'game-over': out.push(t('ev.over', { scores: (d.scores || []).map((s, i) => `${nameOf(names, i)} ${s}`).join(', ') })); break;
-      default: out.push(ev.kind);
-    }
-  }
-  return out;
-}
 
 // resultText says who won a finished game.
 export function resultText(view, mySeat) {

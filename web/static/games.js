@@ -42,3 +42,10 @@ export function botLabel(gameId, kind) {
   const spec = gameInfo(gameId)?.bots?.find((b) => b.kind === kind);
   return spec ? t(spec.label) : kind;
 }
+
+// narrationLines puts a move's narration (the server's engine.Message list:
+// catalogue keys with their arguments) into sentences in the page's
+// language: the game's English catalogue, or French from i18n.js.
+export function narrationLines(narration) {
+  return (narration || []).map((m) => t(m.key, m.args));
+}

@@ -5,6 +5,7 @@
 import { h, replace } from '/static/dom.js';
 import { t } from '/static/i18n.js';
 import { api } from '/static/api.js';
+import { narrationLines } from '/static/games.js';
 
 export function replayViewer({ tableId, renderer, mySeat }) {
   const rs = { seat: mySeat >= 0 ? mySeat : -1, data: null, i: 0, error: '', loading: true, tries: 0 };
@@ -82,8 +83,7 @@ export function replayViewer({ tableId, renderer, mySeat }) {
     counter.textContent = t('replay.step', { i: rs.i, n: steps.length - 1 });
     buttons.start.disabled = buttons.back.disabled = rs.i === 0;
     buttons.fwd.disabled = buttons.end.disabled = rs.i === steps.length - 1;
-    const names = (step.view?.players || []).map((p) => p.name);
-    const lines = rs.i === 0 ? [t('replay.setup')] : renderer.describeEvents(step.events, names);
+    const lines = rs.i === 0 ? [t('replay.setup')] : narrationLines(step.narration);
     replace(what, lines.map((l) => h('li', null, l)));
     replace(board, renderer.renderBoard(step.view, { seat: rs.seat }));
   }

@@ -6,7 +6,7 @@ import { h, replace, $ } from '/static/dom.js';
 import { t, onLangChange, langSwitch, refusal } from '/static/i18n.js';
 import { api, savedName, saveName, cleanName } from '/static/api.js';
 import { replayViewer } from '/static/replay.js';
-import { renderers, loadGames, gameInfo, botLabel } from '/static/games.js';
+import { renderers, loadGames, gameInfo, botLabel, narrationLines } from '/static/games.js';
 
 const SPECTATOR = -3;
 
@@ -23,7 +23,7 @@ const st = {
   connected: false,
   retry: 0, // reconnect attempts since the last welcome
   retryAt: 0,
-  log: [], // {events, names} or {key, vars}
+  log: [], // {narration: [{key, args}]} (a move's events in words) or {key, vars}
   alert: null, // {rule, message}, {text} or {key}; conn: true = about the connection
   note: '', // polite status (copied link, ...)
   returnReserve: false,
@@ -265,7 +265,7 @@ function renderLog() {
   els.logHead.textContent = t('table.log');
   const items = [];
   for (const e of st.log) {
-    const lines = e.events ? st.renderer?.describeEvents(e.events, e.names) || [] : [t(e.key, e.vars)];
+    const lines = e.narration ? narrationLines(e.narration) : [t(e.key, e.vars)];
     for (const l of lines) items.push(h('li', null, l));
   }
   if (!items.length) items.push(h('li', { class: 'muted' }, t('table.log.empty')));
@@ -422,7 +422,7 @@ async function update(msg) {
   st.view = msg.view;
   st.turn = msg.turn;
   st.deadlineAt = msg.deadline ? performance.now() + msg.deadline : 0;
-  st.log.push({ events: msg.events, names: names() });
+  st.log.push({ narration: msg.narration || [] });
   if (st.log.length > 300) st.log.splice(0, st.log.length - 300);
   if (msg.move && msg.move.seat === st.seat) st.alert = null;
   renderTurn();
