@@ -1,33 +1,60 @@
-// The games this page can draw: one renderer module per game. A game the
-// server knows but that has no renderer here yet is not offered for new
-// tables (the server may already run its rules and scripts).
+// The games this page can draw. A game's browser renderer is two files
+// named by its id: /static/<id>.js (the module table.js and replay.js
+// call) and /static/<id>.css (its look). A game the server knows but that
+// has no module here yet is not offered for new tables (the server may
+// already run its rules and scripts).
 //
 // Everything else about a game (its seats, options, bots and English
 // catalogue) comes from the game itself through GET /api/games, so no
-// other page code needs to know a game by name.
+// page code outside a game's own module knows a game by name.
 
 import { api } from '/static/api.js';
 import { t, addMessages } from '/static/i18n.js';
 
-export const renderers = {
-  dicestars: () => import('/static/dicestars.js'),
-  bookworm: () => import('/static/bookworm.js'),
-  diceflick: () => import('/static/diceflick.js'),
-};
+const ID = /^[a-z0-9-]+$/; // a registry id: also a safe file name
+const modules = new Map();
 
-export function playable(gameId) {
-  return Object.prototype.hasOwnProperty.call(renderers, gameId);
+// renderer loads a game's module and its stylesheet once; it resolves when
+// both are in, so a board is never drawn unstyled.
+export function renderer(id) {
+  if (!ID.test(id)) return Promise.reject(new Error('unknown game ' + id));
+  if (!modules.has(id)) {
+    const css = new Promise((resolve) => {
+      const link = document.createElement('link');
+      link.rel = 'stylesheet';
+      link.href = `/static/${id}.css`;
+      link.onload = link.onerror = resolve;
+      document.head.append(link);
+    });
+    const p = Promise.all([import(`/static/${id}.js`), css]).then(([m]) => m);
+    p.catch(() => modules.delete(id));
+    modules.set(id, p);
+  }
+  return modules.get(id);
+}
+
+// hasRenderer asks the server whether the game's module exists, without
+// loading it.
+async function hasRenderer(id) {
+  if (!ID.test(id)) return false;
+  try {
+    return (await fetch(`/static/${id}.js`, { method: 'HEAD' })).ok;
+  } catch {
+    return false;
+  }
 }
 
 let loading = null;
 let infos = [];
 
 // loadGames fetches the games' descriptions once (engine.Info) and
-// registers their English catalogues with t.
+// registers their English catalogues with t. Each description says with
+// playable whether this page has the game's renderer.
 export function loadGames() {
-  loading ??= api.games().then((list) => {
+  loading ??= api.games().then(async (list) => {
     infos = Array.isArray(list) ? list : [];
     for (const g of infos) addMessages(g.messages);
+    await Promise.all(infos.map(async (g) => { g.playable = await hasRenderer(g.id); }));
     return infos;
   }, (e) => { loading = null; throw e; });
   return loading;

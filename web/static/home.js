@@ -4,7 +4,7 @@
 import { h, replace, $ } from '/static/dom.js';
 import { t, onLangChange, langSwitch } from '/static/i18n.js';
 import { api, savedName, saveName, cleanName } from '/static/api.js';
-import { playable, loadGames as loadGameInfos, botLabel } from '/static/games.js';
+import { loadGames as loadGameInfos, botLabel } from '/static/games.js';
 
 // The form is built from each game's description (GET /api/games, an
 // engine.Info): its seat bounds, one-player mode, bots and options.
@@ -270,7 +270,7 @@ async function refresh() {
 
 async function loadGames() {
   try {
-    hs.games = (await loadGameInfos()).filter((x) => playable(x.id));
+    hs.games = (await loadGameInfos()).filter((x) => x.playable);
     hs.gamesError = '';
   } catch (e) {
     hs.gamesError = t('home.games.failed', { msg: e.message });

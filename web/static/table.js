@@ -6,7 +6,7 @@ import { h, replace, $ } from '/static/dom.js';
 import { t, onLangChange, langSwitch, refusal } from '/static/i18n.js';
 import { api, savedName, saveName, cleanName } from '/static/api.js';
 import { replayViewer } from '/static/replay.js';
-import { renderers, loadGames, gameInfo, botLabel, narrationLines } from '/static/games.js';
+import { renderer, loadGames, gameInfo, botLabel, narrationLines } from '/static/games.js';
 
 const SPECTATOR = -3;
 
@@ -384,9 +384,7 @@ async function onMessage(msg) {
 }
 
 async function loadRenderer(game) {
-  const load = renderers[game];
-  if (!load) throw new Error('unknown game ' + game);
-  st.renderer = await load();
+  st.renderer = await renderer(game);
 }
 
 async function welcome(msg) {
