@@ -7,15 +7,27 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"strings"
 
 	"github.com/spf13/cobra"
+
+	"github.com/dicehall/dicehall/games/all"
 )
 
 var rootCmd = &cobra.Command{
 	Use:           "dicehall",
-	Short:         "Dice games in the terminal and the browser: Dice Stars, Bookworm, Diceflick",
+	Short:         "Dice games in the terminal and the browser",
 	SilenceUsage:  true,
 	SilenceErrors: true,
+}
+
+func init() {
+	titles := make([]string, 0, len(all.Registry.IDs()))
+	for _, id := range all.Registry.IDs() {
+		g, _ := all.Registry.Lookup(id)
+		titles = append(titles, fmt.Sprintf("%s (%s)", g.Info().Title, id))
+	}
+	rootCmd.Long = "dicehall plays dice games in the terminal and the browser, alone against bots\nor with friends online. Games: " + strings.Join(titles, ", ") + "."
 }
 
 // exitError carries a specific exit status out of a subcommand.

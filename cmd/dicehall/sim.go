@@ -38,7 +38,7 @@ counts 1/k: half in a two-player tie; ties are also counted on their own), and i
 Game i is played from the seed SplitSeed(--seed, i), and the seats rotate
 from game to game so that every bot starts equally often; the results depend
 only on --seed and --games, not on --workers. One bot alone plays the game's
-one-player mode (Dice Stars' solo variant, a Diceflick practice game).
+one-player mode, where it has one.
 
 Every game with bots can be simulated (dicehall games lists them and their
 bots). Without --bots, the game's bots play each other, strongest first (as
@@ -46,14 +46,8 @@ many as the table seats). Games are played on a simulated clock: each bot
 takes the time it says it thinks (else the bot delay), and a turn whose
 deadline passes first fails as at a real table. --options passes the
 table options (JSON, as for a table); the game refuses what it does not take.
-A game that counts more than scores (Bookworm's words and failed turns, the
-solo opponent in Dice Stars) reports those counts too.`,
-	Example: `  dicehall sim dicestars --bots expert,greedy --games 2000 --seed 1
-  dicehall sim dicestars --bots expert --games 500 --json
-  dicehall sim dicestars --bots greedy,random --plot scores.png
-  dicehall sim bookworm --bots hard,medium,easy --games 1000 --seed 1
-  dicehall sim bookworm --bots hard,easy --options '{"special": false}'
-  dicehall sim diceflick --bots hard,easy --games 500 --seed 1`,
+A game that counts more than scores (words said, failed turns, a solo
+opponent) reports those counts too.`,
 	Args: cobra.ExactArgs(1),
 	RunE: runSim,
 }
@@ -66,8 +60,32 @@ func init() {
 	f.IntVar(&simFlags.workers, "workers", 0, "parallel games (0 = GOMAXPROCS)")
 	f.BoolVar(&simFlags.json, "json", false, "print the report as JSON")
 	f.StringVar(&simFlags.plot, "plot", "", "draw the score distributions to this image file (.png, .svg, .pdf)")
-	f.StringVar(&simFlags.options, "options", "", "the table options as JSON, e.g. '{\"special\": false}' for bookworm")
+	f.StringVar(&simFlags.options, "options", "", "the table options as JSON (each game's are listed by dicehall games)")
+	simCmd.Example = simExamples(all.Registry)
 	rootCmd.AddCommand(simCmd)
+}
+
+// simExamples shows sim on every registered game with bots: its bots
+// strongest first, and the report's other forms on the first game.
+func simExamples(reg *engine.Registry) string {
+	var b strings.Builder
+	for i, id := range reg.IDs() {
+		g, _ := reg.Lookup(id)
+		info := g.Info()
+		kinds := info.BotKinds()
+		if len(kinds) == 0 {
+			continue
+		}
+		slices.Reverse(kinds) // listed weakest first
+		seats := min(max(info.MinPlayers, 2), info.MaxPlayers, len(kinds))
+		bots := strings.Join(kinds[:seats], ",")
+		fmt.Fprintf(&b, "  dicehall sim %s --bots %s --games 1000 --seed 1\n", id, bots)
+		if i == 0 {
+			fmt.Fprintf(&b, "  dicehall sim %s --bots %s --games 500 --json\n", id, bots)
+			fmt.Fprintf(&b, "  dicehall sim %s --bots %s --plot scores.png\n", id, bots)
+		}
+	}
+	return strings.TrimSuffix(b.String(), "\n")
 }
 
 // simGame is the outcome of one game, indexed by bot entry (not seat).
