@@ -9,7 +9,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/dicehall/dicehall/engine"
-	"github.com/dicehall/dicehall/games/all"
 )
 
 var gamesJSON bool
@@ -24,9 +23,9 @@ and the play flag that sets each. --json prints the same descriptions the
 browser's lobby reads (GET /api/games).`,
 	Args: cobra.NoArgs,
 	RunE: func(cmd *cobra.Command, _ []string) error {
-		infos := make([]engine.Info, 0, len(all.Registry.IDs()))
-		for _, id := range all.Registry.IDs() {
-			g, _ := all.Registry.Lookup(id)
+		infos := make([]engine.Info, 0, len(registry.IDs()))
+		for _, id := range registry.IDs() {
+			g, _ := registry.Lookup(id)
 			infos = append(infos, g.Info())
 		}
 		if gamesJSON {

@@ -14,7 +14,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/dicehall/dicehall/engine"
-	"github.com/dicehall/dicehall/games/all"
 	"github.com/dicehall/dicehall/sim"
 )
 
@@ -61,7 +60,7 @@ func init() {
 	f.BoolVar(&simFlags.json, "json", false, "print the report as JSON")
 	f.StringVar(&simFlags.plot, "plot", "", "draw the score distributions to this image file (.png, .svg, .pdf)")
 	f.StringVar(&simFlags.options, "options", "", "the table options as JSON (each game's are listed by dicehall games)")
-	simCmd.Example = simExamples(all.Registry)
+	simCmd.Example = simExamples(registry)
 	rootCmd.AddCommand(simCmd)
 }
 
@@ -137,9 +136,9 @@ func runSim(cmd *cobra.Command, args []string) error {
 	usage := func(format string, a ...any) error {
 		return &exitError{code: 2, err: fmt.Errorf("sim: "+format, a...)}
 	}
-	g, ok := all.Registry.Lookup(args[0])
+	g, ok := registry.Lookup(args[0])
 	if !ok {
-		return usage("no game %q (have %s)", args[0], strings.Join(all.Registry.IDs(), ", "))
+		return usage("no game %q (have %s)", args[0], strings.Join(registry.IDs(), ", "))
 	}
 	info := g.Info()
 	provider, ok := g.(engine.BotProvider)

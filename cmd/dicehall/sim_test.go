@@ -7,6 +7,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/dicehall/dicehall/engine"
+	"github.com/dicehall/dicehall/internal/pig"
 )
 
 func TestSimReportIndependentOfWorkers(t *testing.T) {
@@ -203,4 +206,42 @@ func simSameForWorkers(t *testing.T, args ...string) SimReport {
 		t.Fatalf("results depend on the worker count:\n1: %s\n2: %s", a, b)
 	}
 	return one
+}
+
+// withGames makes the commands offer games beside the registered ones for
+// the rest of the test.
+func withGames(t *testing.T, games ...engine.Game) {
+	t.Helper()
+	old := registry
+	r := &engine.Registry{}
+	for _, id := range old.IDs() {
+		g, _ := old.Lookup(id)
+		r.Register(g)
+	}
+	for _, g := range games {
+		r.Register(g)
+	}
+	registry = r
+	t.Cleanup(func() { registry = old })
+}
+
+// A game sim has never heard of (the test-only pig) is simulated from its
+// Info alone: default bots, options validated by the game, the one-player
+// mode named from its catalogue.
+func TestSimAnyGame(t *testing.T) {
+	withGames(t, pig.Game{})
+	rep := simReport(t, "pig", "--games", "40", "--seed", "3")
+	if rep.Game != "pig" || rep.Games != 40 || len(rep.Bots) != 2 || rep.Bots[0].Bot != "bold" {
+		t.Fatalf("report %+v", rep)
+	}
+	if rep.Bots[0].Wins+rep.Bots[0].Ties+rep.Bots[0].Losses != 40 {
+		t.Fatalf("bold bot: %+v", rep.Bots[0])
+	}
+	solo := simReport(t, "pig", "--bots", "cautious", "--games", "5", "--options", `{"target": 10}`)
+	if !solo.Solo || solo.Bots[0].Score.Min < 10 {
+		t.Fatalf("solo report %+v", solo)
+	}
+	if out, code := runDicehall(t, "", "sim", "pig", "--options", `{"target": 5}`); code != 2 {
+		t.Fatalf("target 5: exit %d: %s", code, out)
+	}
 }
