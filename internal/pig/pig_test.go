@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/dicehall/dicehall/engine"
+	"github.com/dicehall/dicehall/engine/enginetest"
 	"github.com/dicehall/dicehall/internal/pig"
 )
 
@@ -40,4 +41,10 @@ func TestPlaysThroughGenericPaths(t *testing.T) {
 			t.Fatalf("seed %d: last line %q", seed, last)
 		}
 	}
+}
+
+// Pig keeps every promise the conformance suite checks, as each real game
+// does.
+func TestConformance(t *testing.T) {
+	enginetest.Run(t, pig.Game{}, enginetest.Config{Options: []string{"", `{"target": 10}`}})
 }
