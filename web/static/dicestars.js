@@ -169,9 +169,14 @@ function actKey(a) {
   return JSON.stringify(a);
 }
 
+// Whether draws also return the reserve: the player's setting, kept while
+// the page is open.
+let returnReserve = false;
+
 // renderActions draws the choices of the seat to act: every choice of the
 // step, the legal ones prominent, the others dimmed but still clickable so
-// the server can say why they are refused. send(action) plays one.
+// the server can say why they are refused. send(action) plays one;
+// opts.redraw shows the panel again after a setting changed.
 export function renderActions(view, send, opts = {}) {
   const legal = view.legal || [];
   if (!legal.length || view.over) return null;
@@ -191,13 +196,13 @@ export function renderActions(view, send, opts = {}) {
 
   if (view.phase === 'draw') {
     const canReturn = legal.some((a) => a.returnReserve);
-    const ret = opts.returnReserve && canReturn;
+    const ret = returnReserve && canReturn;
     panel.append(h('h3', null, t('ds.draw.title')));
     if (view.mustDrawThree) panel.append(h('p', { class: 'note' }, t('ds.draw.three')));
     if (canReturn) {
       const box = h('input', {
         type: 'checkbox', id: 'ds-return', checked: !!ret,
-        onchange: (e) => opts.onReturnReserve && opts.onReturnReserve(e.target.checked),
+        onchange: (e) => { returnReserve = e.target.checked; opts.redraw?.(); },
       });
       panel.append(h('p', { class: 'check' }, box, h('label', { for: 'ds-return' }, t('ds.draw.return'))));
     }

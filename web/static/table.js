@@ -26,7 +26,6 @@ const st = {
   log: [], // {narration: [{key, args}]} (a move's events in words) or {key, vars}
   alert: null, // {rule, message}, {text} or {key}; conn: true = about the connection
   note: '', // polite status (copied link, ...)
-  returnReserve: false,
   nextId: 1,
   queue: Promise.resolve(),
   backlog: 0,
@@ -249,10 +248,8 @@ function renderBoard() {
   const focusKey = document.activeElement?.dataset?.action || document.activeElement?.id;
   replace(els.board, r.renderBoard(st.view, { seat: st.seat, deadlineAt: st.deadlineAt }));
   const canAct = st.seat >= 0 && status() === 'live' && !st.summary?.seats?.[st.seat]?.takenOver;
-  const panel = canAct ? r.renderActions(st.view, act, {
-    returnReserve: st.returnReserve,
-    onReturnReserve: (v) => { st.returnReserve = v; renderBoard(); },
-  }) : null;
+  // redraw lets a renderer show a choice of its own panel (a toggle) at once.
+  const panel = canAct ? r.renderActions(st.view, act, { redraw: renderBoard }) : null;
   replace(els.actions, panel);
   // Keep keyboard focus where it was when the choices are redrawn.
   if (focusKey) {
