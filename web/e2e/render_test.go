@@ -21,7 +21,8 @@ import (
 // engine's own view, at desktop and phone sizes.
 const renderPage = `<!doctype html><html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<link rel="stylesheet" href="/static/style.css"></head>
+<link rel="stylesheet" href="/static/style.css">
+<link rel="stylesheet" href="/static/dicestars.css"></head>
 <body><main id="app" class="page table"><div class="table-layout"><div class="main-col">
 <div id="actions"></div><div id="board"></div></div></div></main>
 <script type="module">
