@@ -1,116 +1,22 @@
 package tui
 
 import (
-	"encoding/json"
-	"errors"
 	"fmt"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/dicehall/dicehall/engine"
 	"github.com/dicehall/dicehall/games/bookworm"
-	"github.com/dicehall/dicehall/games/bookworm/words"
 )
 
-// BookwormSeat is one player of a Bookworm game at this terminal: a person
-// at the shared keyboard or a bot.
-type BookwormSeat struct {
-	Name    string
-	BotKind string
-	Bot     engine.Controller
-	// mu serialises the bot: answers for an old version of the game may
-	// still be running when the next question is asked, and a bot's own
-	// state (its random stream) is not safe for concurrent use.
-	mu *sync.Mutex
-}
+func init() { registerBoard("bookworm", func() Board { return &Bookworm{sel: -1} }) }
 
-// IsBot reports whether the seat is played by a bot.
-func (s BookwormSeat) IsBot() bool { return s.Bot != nil }
-
-// DefaultBookwormPlayers is the --players value for Bookworm when none is
-// given.
-const DefaultBookwormPlayers = "you,bot:medium"
-
-// ParseBookwormPlayers reads a comma-separated player list like
-// ParsePlayers: names are people, "bot:KIND" or "NAME=bot:KIND" seats a bot
-// from bots (seeded with engine.SplitSeed(seed, seat)).
-func ParseBookwormPlayers(spec string, seed uint64, bots engine.BotProvider) ([]BookwormSeat, error) {
-	if n := len(strings.Split(spec, ",")); n < bookworm.MinPlayers || n > bookworm.MaxPlayers {
-		return nil, fmt.Errorf("bookworm is for %d to %d players, not %d", bookworm.MinPlayers, bookworm.MaxPlayers, n)
-	}
-	made := map[int]engine.Controller{}
-	specs, err := parsePlayerList(spec, func(i int, kind string) error {
-		if bots == nil {
-			return fmt.Errorf("this build has no Bookworm bots")
-		}
-		b, err := bots.NewBot(kind, engine.SplitSeed(seed, uint64(i)))
-		if err != nil {
-			return fmt.Errorf("%w (bots: %s)", err, strings.Join(bookworm.BotKinds, ", "))
-		}
-		made[i] = b
-		return nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	seats := make([]BookwormSeat, len(specs))
-	for i, sp := range specs {
-		seats[i] = BookwormSeat{Name: sp.Name, BotKind: sp.BotKind}
-		if b, ok := made[i]; ok {
-			seats[i].Bot, seats[i].mu = b, &sync.Mutex{}
-		}
-	}
-	return seats, nil
-}
-
-// BookwormConfig sets up a terminal game of Bookworm.
-type BookwormConfig struct {
-	Seats []BookwormSeat
-	Seed  uint64
-	// Game carries the deck and lexicon (zero: the default ones).
-	Game bookworm.Game
-	// Options are the table options as JSON (nil: the defaults).
-	Options json.RawMessage
-	// RecordPath, when set, is where the record is written at the end or
-	// on quitting.
-	RecordPath string
-	// Tick is the period of the clock ticks the model schedules itself
-	// (100 ms in play). Zero schedules none: tests drive the clock with
-	// their own BookwormTick messages.
-	Tick time.Duration
-	// BotDelay is how long a bot without a Pacer takes to act (game time).
-	BotDelay time.Duration
-	// RoundPause is how long the round summary stays up when no person is
-	// at the table to dismiss it (game time).
-	RoundPause time.Duration
-	// Now reads the wall clock; game time is the time since the start.
-	// nil means time.Now.
-	Now func() time.Time
-}
-
-// BookwormTick is a clock tick: the model reads its clock and lets every
-// deadline and bot action that is due happen.
-type BookwormTick struct{}
-
-// bwBotMsg is a bot's answer for the game version gen.
-type bwBotMsg struct {
-	gen    int
-	seat   engine.Seat
-	action engine.Action
-	think  int64
-	err    error
-}
-
-// botPlay is a bot's action waiting for its think time to pass.
-type botPlay struct {
-	seat   engine.Seat
-	action bookworm.Action
-	at     int64
-}
+// roundPause is how long the round summary stays up when no person is at
+// the table to dismiss it (game time).
+const roundPause = 4 * time.Second
 
 // Input stages of the player on turn.
 const (
@@ -118,23 +24,13 @@ const (
 	stageDie         // choosing the die it takes
 )
 
-// Bookworm is the terminal client of Bookworm, a tea.Model. It keeps the
-// game clock: ticks move game time on, expired deadlines become timeouts
-// stamped at the deadline, bots act after their think time.
+// Bookworm is the terminal board of Bookworm: the card, the dice, the
+// players' piles, the word field and the judging of words. The shell's
+// clock runs the turn clock: deadlines become timeouts stamped at the
+// deadline, bots act after their think time.
 type Bookworm struct {
-	cfg   BookwormConfig
-	table *engine.Runner
+	sh    *Shell
 	match *bookworm.Match
-	start time.Time
-	now   int64 // game time, ms since the start; never goes back
-
-	width, height int
-
-	// gen counts the moves applied; bot answers carry the gen they were
-	// asked at and are dropped when the game moved on meanwhile.
-	gen     int
-	genAt   int64     // game time of the move that made gen
-	pending []botPlay // bot actions of this gen, due at their time
 
 	stage   int
 	word    string
@@ -143,444 +39,145 @@ type Bookworm struct {
 	pause   bool        // the round summary is up
 	pauseAt int64       //
 	speaker engine.Seat // who named the last word (the log's taker)
-
-	confirmQuit bool
-	message     string
-	msgIsError  bool
-	log         []string
-	over        bool
-	saved       string
-	saveErr     error
-	quit        bool
 }
 
-// NewBookworm sets up a game; the first card is drawn at once.
-func NewBookworm(cfg BookwormConfig) (*Bookworm, error) {
-	if len(cfg.Seats) == 0 {
-		return nil, errors.New("no players")
+// Attach reads the table's match.
+func (m *Bookworm) Attach(sh *Shell) error {
+	match, ok := sh.State().(*bookworm.Match)
+	if !ok {
+		return fmt.Errorf("bookworm board: the table plays %T", sh.State())
 	}
-	if cfg.Now == nil {
-		cfg.Now = time.Now
-	}
-	if cfg.Game.Deck == nil {
-		cfg.Game = bookworm.Game{Deck: words.Deck(), Lexicon: words.Default()}
-	}
-	if cfg.BotDelay <= 0 {
-		cfg.BotDelay = 1500 * time.Millisecond
-	}
-	if cfg.RoundPause <= 0 {
-		cfg.RoundPause = 4 * time.Second
-	}
-	names := make([]string, len(cfg.Seats))
-	for i, s := range cfg.Seats {
-		names[i] = s.Name
-		if s.IsBot() && s.mu == nil {
-			cfg.Seats[i].mu = &sync.Mutex{}
-		}
-	}
-	t, err := engine.NewRunner(cfg.Game, names, cfg.Options, cfg.Seed, engine.NewSource(cfg.Seed))
-	if err != nil {
-		return nil, err
-	}
-	m := &Bookworm{cfg: cfg, table: t, match: t.State.(*bookworm.Match), start: cfg.Now(), sel: -1}
-	return m, nil
+	m.sh, m.match = sh, match
+	return nil
 }
+
+// Spec: the table needs 80×24.
+func (m *Bookworm) Spec() BoardSpec { return BoardSpec{MinWidth: 80, MinHeight: 24} }
 
 // Match is the game being played (read it, never change it).
 func (m *Bookworm) Match() *bookworm.Match { return m.match }
 
-// Record is the game record so far.
-func (m *Bookworm) Record() engine.Record { return m.table.Record }
+// Holding: nothing plays while the round's summary is up.
+func (m *Bookworm) Holding() bool { return m.pause && !m.s().Over() }
 
-// Message is the answer to the last key.
-func (m *Bookworm) Message() string { return m.message }
+// Typing: the person on turn types a word (q is a letter then).
+func (m *Bookworm) Typing() bool { return m.isHumanTurn() && !m.pause }
 
-// Log is the event log, one line per event worth telling.
-func (m *Bookworm) Log() []string { return m.log }
-
-// Now is the game time in ms.
-func (m *Bookworm) Now() int64 { return m.now }
-
-// Quitting reports whether the program was asked to end.
-func (m *Bookworm) Quitting() bool { return m.quit }
-
-// Init draws the first card and starts the clock.
-func (m *Bookworm) Init() tea.Cmd {
-	return tea.Batch(m.changed(nil), m.tick())
-}
-
-func (m *Bookworm) tick() tea.Cmd {
-	if m.cfg.Tick <= 0 {
-		return nil
+// Tick closes the round summary by itself when only bots play.
+func (m *Bookworm) Tick() {
+	if m.pause && len(m.sh.People()) == 0 && m.sh.Now() >= m.pauseAt+roundPause.Milliseconds() {
+		m.unpause()
 	}
-	return tea.Tick(m.cfg.Tick, func(time.Time) tea.Msg { return BookwormTick{} })
 }
 
-// Update handles keys, ticks and bot answers.
-func (m *Bookworm) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
-	switch msg := msg.(type) {
-	case tea.WindowSizeMsg:
-		m.width, m.height = msg.Width, msg.Height
-	case BookwormTick:
-		if m.quit {
-			return m, nil
-		}
-		return m, tea.Batch(m.sync(), m.tick())
-	case tea.KeyPressMsg:
-		c := m.sync()
-		return m, tea.Batch(c, m.key(msg))
-	case bwBotMsg:
-		return m, m.botAnswer(msg)
-	}
-	return m, nil
+func (m *Bookworm) s() *bookworm.State { return m.match.S }
+func (m *Bookworm) name(p int) string  { return m.sh.Name(p) }
+func (m *Bookworm) isBot(p engine.Seat) bool {
+	return p >= 0 && int(p) < len(m.sh.Seats()) && !m.sh.IsPerson(p)
 }
 
-func (m *Bookworm) s() *bookworm.State              { return m.match.S }
-func (m *Bookworm) name(p int) string               { return m.cfg.Seats[p].Name }
-func (m *Bookworm) seat(p engine.Seat) BookwormSeat { return m.cfg.Seats[p] }
-func (m *Bookworm) say(s string)                    { m.message, m.msgIsError = s, false }
-func (m *Bookworm) refuse(err error)                { m.message, m.msgIsError = ruleMessage(err), true }
-func (m *Bookworm) logf(f string, a ...any)         { m.log = append(m.log, fmt.Sprintf(f, a...)) }
-func (m *Bookworm) elapsed() int64                  { return m.cfg.Now().Sub(m.start).Milliseconds() }
-
-// humans lists the seats played by people.
-func (m *Bookworm) humans() []engine.Seat {
-	var out []engine.Seat
-	for i, s := range m.cfg.Seats {
-		if !s.IsBot() {
-			out = append(out, engine.Seat(i))
-		}
-	}
-	return out
-}
-
-// sync moves game time up to the clock, letting what is due happen in
-// time order: bot actions at their time, then a timeout at the deadline
-// (a word at the deadline itself still counts, so a bot's action stamped
-// at the deadline goes first).
-func (m *Bookworm) sync() tea.Cmd {
-	target := max(m.now, m.elapsed())
-	var cmds []tea.Cmd
-	for !m.s().Over() {
-		if m.pause {
-			if len(m.humans()) == 0 && target >= m.pauseAt+m.cfg.RoundPause.Milliseconds() {
-				m.now = max(m.now, m.pauseAt+m.cfg.RoundPause.Milliseconds())
-				cmds = append(cmds, m.unpause())
-				continue
-			}
-			break
-		}
-		bot := -1
-		for i, p := range m.pending {
-			if p.at <= target && (bot < 0 || p.at < m.pending[bot].at) {
-				bot = i
-			}
-		}
-		timed := m.match.Turn().Deadlines != nil
-		dl := m.s().Deadline
-		switch {
-		case bot >= 0 && (!timed || m.pending[bot].at <= dl):
-			p := m.pending[bot]
-			m.pending = slices.Delete(m.pending, bot, bot+1)
-			m.now = max(m.now, p.at)
-			cmds = append(cmds, m.botPlay(p))
-		case timed && dl < target:
-			m.now = max(m.now, dl)
-			cmds = append(cmds, m.apply(engine.Move{Seat: engine.SystemSeat, At: dl, Action: bookworm.Timeout()}))
-		default:
-			m.now = target
-			return tea.Batch(cmds...)
-		}
-	}
-	m.now = target
-	return tea.Batch(cmds...)
-}
-
-// apply plays a move, logs what happened and moves the game on. A refusal
-// is returned as the error and changes nothing.
-func (m *Bookworm) apply(mv engine.Move) tea.Cmd {
-	cmd, _ := m.tryApply(mv)
-	return cmd
-}
-
-func (m *Bookworm) tryApply(mv engine.Move) (tea.Cmd, error) {
-	ev, err := m.table.Play(mv)
-	if err != nil {
-		if mv.Seat == engine.SystemSeat || m.seat(mv.Seat).IsBot() {
-			m.logf("%s: %s", m.who(mv.Seat), ruleMessage(err))
-		}
-		return nil, err
-	}
-	return m.changed(ev), nil
-}
-
-func (m *Bookworm) who(seat engine.Seat) string {
-	if seat >= 0 && int(seat) < len(m.cfg.Seats) {
-		return m.name(int(seat))
-	}
-	return "the table"
-}
-
-// changed is called after every applied move: it resolves chance from the
-// seeded source, resets the input and asks the bots who may act now.
-func (m *Bookworm) changed(ev []engine.Event) tea.Cmd {
+// Played resets the input after every move (every move hands the floor
+// on or starts judging, so a half-typed word never carries over) and puts
+// up the round's summary when a round ends.
+func (m *Bookworm) Played(mv engine.Move, ev []engine.Event) {
 	m.logEvents(ev)
-	if m.match.Turn().Chance {
-		cev, err := m.table.ResolveChance(m.now, nil)
-		m.logEvents(cev)
-		if err != nil {
-			m.logf("error: %v", err)
-		}
-	}
-	m.gen++
-	m.genAt = m.now
-	m.pending = nil
 	m.verb = ""
-	// Every move hands the floor on (or starts judging), so a half-typed
-	// word never carries over.
 	m.resetInput()
 	for _, e := range ev {
 		if e.Kind == "round-end" && !m.s().Over() {
-			m.pause, m.pauseAt = true, m.now
+			m.pause, m.pauseAt = true, m.sh.Now()
 		}
 	}
 	if m.s().Over() {
-		m.finish()
-		return nil
+		m.pause = false
 	}
-	if m.pause {
-		return nil
-	}
-	return m.askBots()
 }
 
 func (m *Bookworm) resetInput() { m.stage, m.word, m.sel = stageWord, "", -1 }
 
-// askBots asks every bot that may act now for its action, off the UI loop.
-func (m *Bookworm) askBots() tea.Cmd {
-	var cmds []tea.Cmd
-	for _, seat := range m.match.Turn().Actors {
-		s := m.seat(seat)
-		if !s.IsBot() {
-			continue
-		}
-		view := m.match.SeatView(seat)
-		legal := m.match.Legal(seat)
-		cmds = append(cmds, askBot(s, seat, view, legal, m.gen, m.cfg.BotDelay.Milliseconds()))
-	}
-	return tea.Batch(cmds...)
-}
-
-// askBot runs a bot's decision and reads its think time. A panicking bot
-// becomes an error, not a crash.
-func askBot(s BookwormSeat, seat engine.Seat, view *bookworm.View, legal []engine.Action, gen int, delay int64) tea.Cmd {
-	return func() (msg tea.Msg) {
-		s.mu.Lock()
-		defer s.mu.Unlock()
-		defer func() {
-			if r := recover(); r != nil {
-				msg = bwBotMsg{gen: gen, seat: seat, err: fmt.Errorf("the bot failed: %v", r)}
-			}
-		}()
-		a, err := s.Bot.Choose(view, legal)
-		think := delay
-		if p, ok := s.Bot.(engine.Pacer); ok {
-			think = max(0, p.ThinkMillis(view))
-		}
-		return bwBotMsg{gen: gen, seat: seat, action: a, think: think, err: err}
-	}
-}
-
-// botAnswer schedules a bot's action at its think time after the version
-// it answered. A nil action passes; in phases without a clock (choosing a
-// category, turning the Special die) passing would stall the table, so the
-// first legal action is played instead.
-func (m *Bookworm) botAnswer(msg bwBotMsg) tea.Cmd {
-	if msg.gen != m.gen || m.s().Over() {
-		return nil
-	}
-	a, ok := msg.action.(bookworm.Action)
-	if msg.err != nil || (msg.action != nil && !ok) || msg.action == nil {
-		if msg.err != nil {
-			m.logf("%s: %v", m.who(msg.seat), msg.err)
-		}
-		if m.match.Turn().Deadlines != nil {
-			return nil // passing: the clock decides
-		}
-		legal := m.match.Legal(msg.seat)
-		if len(legal) == 0 {
-			return nil
-		}
-		a = legal[0].(bookworm.Action)
-	}
-	m.pending = append(m.pending, botPlay{seat: msg.seat, action: a, at: m.genAt + msg.think})
-	return m.sync()
-}
-
-// botPlay plays a bot's action at its time; the engine may refuse it (too
-// late, no longer its turn), which is logged.
-func (m *Bookworm) botPlay(p botPlay) tea.Cmd {
-	return m.apply(engine.Move{Seat: p.seat, At: max(p.at, m.s().Now), Action: p.action})
-}
-
 // unpause closes the round summary: the next round goes on.
-func (m *Bookworm) unpause() tea.Cmd {
+func (m *Bookworm) unpause() {
 	m.pause = false
-	m.genAt = m.now
-	m.say("")
-	return m.askBots()
-}
-
-// finish runs once when the game is over: it writes the record if asked.
-func (m *Bookworm) finish() {
-	if m.over {
-		return
-	}
-	m.over = true
-	m.pause = false
-	if m.cfg.RecordPath != "" {
-		m.save(m.cfg.RecordPath)
-	}
-}
-
-func (m *Bookworm) recordPath() string {
-	if m.cfg.RecordPath != "" {
-		return m.cfg.RecordPath
-	}
-	return fmt.Sprintf("bookworm-%d.json", m.cfg.Seed)
-}
-
-// save writes the record as JSON (the form `dicehall replay` reads).
-func (m *Bookworm) save(path string) {
-	err := writeRecord(path, m.table.Record)
-	m.saveErr = err
-	if err != nil {
-		m.message, m.msgIsError = fmt.Sprintf("could not save the record: %v", err), true
-		return
-	}
-	m.saved = path
-	m.say("record saved to " + path)
-}
-
-func (m *Bookworm) quitNow() tea.Cmd {
-	if m.cfg.RecordPath != "" && m.saved == "" && len(m.table.Record.Moves) > 0 {
-		m.save(m.cfg.RecordPath)
-	}
-	m.quit = true
-	return tea.Quit
+	m.sh.Say("")
 }
 
 // isHumanTurn: a person is to name a word now.
 func (m *Bookworm) isHumanTurn() bool {
 	s := m.s()
-	return s.Phase == bookworm.PhaseName && !m.seat(engine.Seat(s.Current)).IsBot()
+	return s.Phase == bookworm.PhaseName && m.sh.IsPerson(engine.Seat(s.Current))
 }
 
 // humanActors are the people who may act now, in seat order.
 func (m *Bookworm) humanActors() []engine.Seat {
 	var out []engine.Seat
 	for _, a := range m.match.Turn().Actors {
-		if !m.seat(a).IsBot() {
+		if m.sh.IsPerson(a) {
 			out = append(out, a)
 		}
 	}
 	return out
 }
 
-// play checks a person's move with the engine (at the current game time)
-// and plays it, or shows the engine's reason.
-func (m *Bookworm) play(seat engine.Seat, a bookworm.Action) tea.Cmd {
-	cmd, err := m.tryApply(engine.Move{Seat: seat, At: m.now, Action: a})
-	if err != nil {
-		m.refuse(err)
-		return nil
-	}
-	m.say("")
-	return cmd
-}
+// play plays a person's move at the current game time, or shows the
+// engine's reason.
+func (m *Bookworm) play(seat engine.Seat, a bookworm.Action) { m.sh.Act(seat, a) }
 
-// key handles one key press.
-func (m *Bookworm) key(k tea.KeyPressMsg) tea.Cmd {
+// Key handles a key the shell did not take.
+func (m *Bookworm) Key(k tea.KeyPressMsg) bool {
 	s := k.String()
-	if s == "ctrl+c" {
-		return m.quitNow()
-	}
-	typing := m.isHumanTurn() && !m.pause
-	if m.confirmQuit {
-		switch strings.ToLower(s) {
-		case "y":
-			return m.quitNow()
-		default:
-			m.confirmQuit = false
-			m.say("")
-		}
-		return nil
-	}
 	if m.s().Over() {
-		switch s {
-		case "s":
-			m.save(m.recordPath())
-		case "q", "esc", "enter":
-			return m.quitNow()
-		default:
-			m.say("the game is over: s saves the record, q quits")
-		}
-		return nil
-	}
-	if s == "q" && !typing {
-		m.confirmQuit = true
-		m.say("quit the game? y quits, any other key goes on")
-		return nil
+		return false
 	}
 	if m.pause {
 		if s == "enter" || s == "space" {
-			return m.unpause()
+			m.unpause()
+			return true
 		}
-		m.say("the round is over: enter starts the next one")
-		return nil
+		m.sh.Say("the round is over: enter starts the next one")
+		return true
 	}
 	switch m.s().Phase {
 	case bookworm.PhaseCategory:
-		return m.chooserKey(s, func(i int) (bookworm.Action, bool) {
+		m.chooserKey(s, func(i int) (bookworm.Action, bool) {
 			if i >= 1 && i <= 3 {
 				return bookworm.ChooseCategory(i - 1), true
 			}
 			return bookworm.Action{}, false
 		}, "choose a category: 1, 2 or 3")
 	case bookworm.PhaseTurnTo:
-		return m.chooserKey(s, func(i int) (bookworm.Action, bool) {
+		m.chooserKey(s, func(i int) (bookworm.Action, bool) {
 			if i >= 1 && i <= 5 {
 				return bookworm.TurnTo(bookworm.Special(i)), true
 			}
 			return bookworm.Action{}, false
 		}, "turn the Special die: 1 A–Z, 2 NOT, 3 ••, 4 Stack, 5 ?")
 	case bookworm.PhaseName:
-		if typing {
-			return m.nameKey(s, k.Text)
+		if m.Typing() {
+			m.nameKey(s, k.Text)
+			return true
 		}
-		m.say(fmt.Sprintf("%s (bot) is thinking of a word: watch, or q to quit", m.name(int(m.s().Current))))
-		return nil
+		m.sh.Say(fmt.Sprintf("%s (bot) is thinking of a word: watch, or q to quit", m.name(int(m.s().Current))))
 	case bookworm.PhaseChallenge, bookworm.PhaseVote:
-		return m.judgeKey(s)
+		m.judgeKey(s)
 	}
-	return nil
+	return true
 }
 
 // chooserKey handles the phases where one seat picks a number: a category,
 // the Special die's new face.
-func (m *Bookworm) chooserKey(s string, action func(int) (bookworm.Action, bool), hint string) tea.Cmd {
+func (m *Bookworm) chooserKey(s string, action func(int) (bookworm.Action, bool), hint string) {
 	actors := m.match.Turn().Actors
-	if len(actors) != 1 || m.seat(actors[0]).IsBot() {
-		m.say("a bot is choosing: watch, or q to quit")
-		return nil
+	if len(actors) != 1 || m.isBot(actors[0]) {
+		m.sh.Say("a bot is choosing: watch, or q to quit")
+		return
 	}
 	if len(s) == 1 && s[0] >= '0' && s[0] <= '9' {
 		if a, ok := action(int(s[0] - '0')); ok {
-			return m.play(actors[0], a)
+			m.play(actors[0], a)
+			return
 		}
 	}
-	m.message, m.msgIsError = m.name(int(actors[0]))+": "+hint, true
-	return nil
+	m.sh.Fail(m.name(int(actors[0])) + ": " + hint)
 }
 
 // wordRune reports whether r may be typed into a word: letters (accents
@@ -592,39 +189,44 @@ func wordRune(r rune) bool {
 // nameKey is a key of the person on turn: type the word, then choose the
 // die (the number keys choose any die directly, so a steal is the number of
 // a die in front of another player too).
-func (m *Bookworm) nameKey(s, text string) tea.Cmd {
+func (m *Bookworm) nameKey(s, text string) {
 	me := engine.Seat(m.s().Current)
 	switch s {
 	case "?":
-		return m.play(me, bookworm.TakeQuestion())
+		m.play(me, bookworm.TakeQuestion())
+		return
 	case "ctrl+g":
-		return m.play(me, bookworm.GiveUp())
+		m.play(me, bookworm.GiveUp())
+		return
 	case "enter":
 		if m.stage == stageWord {
-			return m.toDie(-1)
+			m.toDie(-1)
+			return
 		}
 		if m.sel < 0 {
-			m.message, m.msgIsError = "choose a die first: ←/→, s to steal, or its number", true
-			return nil
+			m.sh.Fail("choose a die first: ←/→, s to steal, or its number")
+			return
 		}
-		return m.play(me, m.nameAction())
+		m.play(me, m.nameAction())
+		return
 	case "esc":
 		if m.stage == stageDie {
 			m.stage, m.sel = stageWord, -1
-			m.say("")
+			m.sh.Say("")
 		} else {
 			m.word = ""
 		}
-		return nil
+		return
 	}
 	// Dice are numbered from 0, as in the engine's messages.
 	if len(s) == 1 && s[0] >= '0' && s[0] <= '9' {
 		d := int(s[0] - '0')
 		if d >= int(m.s().NDice) {
-			m.message, m.msgIsError = fmt.Sprintf("there is no die %d", d), true
-			return nil
+			m.sh.Fail(fmt.Sprintf("there is no die %d", d))
+			return
 		}
-		return m.toDie(d)
+		m.toDie(d)
+		return
 	}
 	if m.stage == stageWord {
 		switch s {
@@ -632,9 +234,10 @@ func (m *Bookworm) nameKey(s, text string) tea.Cmd {
 			if r := []rune(m.word); len(r) > 0 {
 				m.word = string(r[:len(r)-1])
 			}
-			return nil
+			return
 		case "right", "left", "tab":
-			return m.toDie(-1)
+			m.toDie(-1)
+			return
 		}
 		r := []rune(text)
 		if s == "space" {
@@ -644,11 +247,11 @@ func (m *Bookworm) nameKey(s, text string) tea.Cmd {
 			if len([]rune(m.word)) < bookworm.MaxWordRunes {
 				m.word += string(r)
 			}
-			m.say("")
-			return nil
+			m.sh.Say("")
+			return
 		}
-		m.message, m.msgIsError = "type a word with letters; enter goes on to the die", true
-		return nil
+		m.sh.Fail("type a word with letters; enter goes on to the die")
+		return
 	}
 	switch s {
 	case "left", "right", "up", "down":
@@ -658,9 +261,8 @@ func (m *Bookworm) nameKey(s, text string) tea.Cmd {
 	case "backspace":
 		m.stage, m.sel = stageWord, -1
 	default:
-		m.message, m.msgIsError = "choose the die: ←/→, s steals, a number picks it, enter names the word, esc edits it", true
+		m.sh.Fail("choose the die: ←/→, s steals, a number picks it, enter names the word, esc edits it")
 	}
-	return nil
 }
 
 // wordLetter is the normalised first letter of the typed word (0 if none).
@@ -674,25 +276,24 @@ func (m *Bookworm) wordLetter() byte {
 
 // toDie goes on to choosing the die: d, or the best display die for the
 // word's first letter (or a die to steal when the display has none).
-func (m *Bookworm) toDie(d int) tea.Cmd {
+func (m *Bookworm) toDie(d int) {
 	if strings.TrimSpace(m.word) == "" {
-		m.message, m.msgIsError = "type the word first, then choose its die", true
-		return nil
+		m.sh.Fail("type the word first, then choose its die")
+		return
 	}
 	m.stage = stageDie
-	m.say("")
+	m.sh.Say("")
 	if d >= 0 {
 		m.sel = d
-		return nil
+		return
 	}
 	m.sel = m.bestDie()
 	if m.sel < 0 {
 		m.sel = m.firstIn(int(bookworm.Display))
 		if l := m.wordLetter(); l != 0 {
-			m.message, m.msgIsError = fmt.Sprintf("no die takes a word on %c now", l-'a'+'A'), true
+			m.sh.Fail(fmt.Sprintf("no die takes a word on %c now", l-'a'+'A'))
 		}
 	}
-	return nil
 }
 
 // bestDie is the takeable die for the word's letter worth most, the display
@@ -779,10 +380,10 @@ func (m *Bookworm) nextGroup() {
 		if ds := m.groupDice(g); len(ds) > 0 {
 			if g == int(bookworm.Display) {
 				m.sel = ds[0]
-				m.say("")
+				m.sh.Say("")
 			} else {
 				m.sel = ds[len(ds)-1]
-				m.say(fmt.Sprintf("stealing from %s: ←/→ chooses the die, s the next player", m.name(g)))
+				m.sh.Say(fmt.Sprintf("stealing from %s: ←/→ chooses the die, s the next player", m.name(g)))
 			}
 			return
 		}
@@ -804,7 +405,7 @@ func (m *Bookworm) nameAction() bookworm.Action {
 // judgeKey handles a challenge window or a vote: the verb (c challenge, a
 // allow; y accept, n reject), then who, by seat number, unless one person
 // alone may act.
-func (m *Bookworm) judgeKey(s string) tea.Cmd {
+func (m *Bookworm) judgeKey(s string) {
 	vote := m.s().Phase == bookworm.PhaseVote
 	verbs := map[string]string{"c": "challenge", "a": "allow"}
 	if vote {
@@ -814,43 +415,44 @@ func (m *Bookworm) judgeKey(s string) tea.Cmd {
 	if v, ok := verbs[s]; ok {
 		switch len(humans) {
 		case 0:
-			m.message, m.msgIsError = "no person at this keyboard may act on this word", true
-			return nil
+			m.sh.Fail("no person at this keyboard may act on this word")
+			return
 		case 1:
-			return m.judge(humans[0], v)
+			m.judge(humans[0], v)
+			return
 		}
 		m.verb = v
-		m.say("")
-		return nil
+		m.sh.Say("")
+		return
 	}
 	if len(s) == 1 && s[0] >= '1' && s[0] <= '6' {
 		seat := engine.Seat(s[0] - '1')
 		if m.verb == "" {
-			m.message, m.msgIsError = "first the key of what to do, then the seat number", true
-			return nil
+			m.sh.Fail("first the key of what to do, then the seat number")
+			return
 		}
-		if int(seat) >= len(m.cfg.Seats) || m.seat(seat).IsBot() {
-			m.message, m.msgIsError = fmt.Sprintf("seat %c is not a person at this keyboard", s[0]), true
-			return nil
+		if !m.sh.IsPerson(seat) {
+			m.sh.Fail(fmt.Sprintf("seat %c is not a person at this keyboard", s[0]))
+			return
 		}
 		v := m.verb
 		m.verb = ""
-		return m.judge(seat, v)
+		m.judge(seat, v)
+		return
 	}
 	if s == "esc" {
 		m.verb = ""
-		m.say("")
-		return nil
+		m.sh.Say("")
+		return
 	}
 	if vote {
-		m.message, m.msgIsError = "vote: y accepts, n rejects (then the voter's seat number)", true
+		m.sh.Fail("vote: y accepts, n rejects (then the voter's seat number)")
 	} else {
-		m.message, m.msgIsError = "c challenges the word, a lets it pass (then the seat number)", true
+		m.sh.Fail("c challenges the word, a lets it pass (then the seat number)")
 	}
-	return nil
 }
 
-func (m *Bookworm) judge(seat engine.Seat, verb string) tea.Cmd {
+func (m *Bookworm) judge(seat engine.Seat, verb string) {
 	var a bookworm.Action
 	switch verb {
 	case "challenge":
@@ -862,5 +464,5 @@ func (m *Bookworm) judge(seat engine.Seat, verb string) tea.Cmd {
 	default:
 		a = bookworm.Vote(false)
 	}
-	return m.play(seat, a)
+	m.play(seat, a)
 }

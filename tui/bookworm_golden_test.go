@@ -1,7 +1,6 @@
 package tui
 
 import (
-	"strings"
 	"testing"
 
 	"github.com/charmbracelet/x/exp/golden"
@@ -16,40 +15,40 @@ func TestBookwormGolden(t *testing.T) {
 		name  string
 		names []string
 		w, h  int
-		steps func(g *bwGame)
+		steps func(g *table)
 	}{
-		{name: "category", names: []string{"ann", "bob"}, w: 100, h: 30, steps: func(g *bwGame) {}},
-		{name: "typing", names: []string{"ann", "bob"}, w: 100, h: 30, steps: func(g *bwGame) {
+		{name: "category", names: []string{"ann", "bob"}, w: 100, h: 30, steps: func(g *table) {}},
+		{name: "typing", names: []string{"ann", "bob"}, w: 100, h: 30, steps: func(g *table) {
 			g.press("1")
 			g.advance(3200)
 			g.typeWord("Rome")
 			g.press("enter")
 		}},
-		{name: "refused", names: []string{"ann", "bob"}, w: 100, h: 30, steps: func(g *bwGame) {
+		{name: "refused", names: []string{"ann", "bob"}, w: 100, h: 30, steps: func(g *table) {
 			g.press("1")
 			g.typeWord("berlin")
 			g.press("0", "enter")
 		}},
-		{name: "countdown", names: []string{"ann", "bob"}, w: 100, h: 30, steps: func(g *bwGame) {
+		{name: "countdown", names: []string{"ann", "bob"}, w: 100, h: 30, steps: func(g *table) {
 			g.press("1")
 			g.advance(12400)
 		}},
-		{name: "challenge", names: []string{"ann", "bob", "cat"}, w: 100, h: 30, steps: func(g *bwGame) {
+		{name: "challenge", names: []string{"ann", "bob", "cat"}, w: 100, h: 30, steps: func(g *table) {
 			g.press("1")
 			g.typeWord(g.unknownWord(0, 0))
 			g.press("0", "enter", "c")
 		}},
-		{name: "vote", names: []string{"ann", "bob", "cat"}, w: 100, h: 30, steps: func(g *bwGame) {
+		{name: "vote", names: []string{"ann", "bob", "cat"}, w: 100, h: 30, steps: func(g *table) {
 			g.press("1")
 			g.typeWord(g.unknownWord(0, 0))
 			g.press("0", "enter", "c", "1", "n", "3")
 			g.advance(1500)
 		}},
-		{name: "round_end", names: []string{"ann", "bob"}, w: 100, h: 30, steps: func(g *bwGame) {
+		{name: "round_end", names: []string{"ann", "bob"}, w: 100, h: 30, steps: func(g *table) {
 			g.press("1")
 			g.playRound()
 		}},
-		{name: "narrow", names: []string{"ann", "bob", "cat", "dan"}, w: 80, h: 24, steps: func(g *bwGame) {
+		{name: "narrow", names: []string{"ann", "bob", "cat", "dan"}, w: 80, h: 24, steps: func(g *table) {
 			g.press("2")
 			g.playRound()
 			g.press("enter", "3")
@@ -60,15 +59,7 @@ func TestBookwormGolden(t *testing.T) {
 			g := newBW(t, people(c.names...), 7, "", c.w, c.h)
 			c.steps(g)
 			out := g.screen()
-			lines := strings.Split(out, "\n")
-			if len(lines) != c.h {
-				t.Fatalf("%d lines on a %d-line screen", len(lines), c.h)
-			}
-			for i, l := range lines {
-				if w := len([]rune(l)); w > c.w {
-					t.Fatalf("line %d is %d wide on a %d-wide screen: %q", i, w, c.w, l)
-				}
-			}
+			checkSize(t, out, c.w, c.h)
 			golden.RequireEqual(t, out)
 		})
 	}

@@ -6,136 +6,45 @@ import (
 	"os"
 	"strings"
 	"testing"
-	"time"
-
-	tea "charm.land/bubbletea/v2"
-	"github.com/charmbracelet/x/ansi"
 
 	"github.com/dicehall/dicehall/engine"
 	"github.com/dicehall/dicehall/games/bookworm"
 	"github.com/dicehall/dicehall/games/bookworm/words"
 )
 
-// fakeClock is the wall clock of a test: it only moves when told.
-type fakeClock struct{ t time.Time }
-
-func (c *fakeClock) now() time.Time { return c.t }
-
-// bwGame is a test table: the model, its clock, and the test.
-type bwGame struct {
-	t   testing.TB
-	m   *Bookworm
-	clk *fakeClock
-}
-
-// newBW sets up a Bookworm client with people and test bots, no ticker (the
-// test moves the clock), default deck and lexicon.
-func newBW(t testing.TB, seats []BookwormSeat, seed uint64, opts string, w, h int) *bwGame {
+// newBW sets up a Bookworm table with the given seats (people and test
+// bots), no clock steps of its own (the test moves the clock), and the
+// registry's deck and lexicon.
+func newBW(t testing.TB, seats []Seat, seed uint64, opts string, w, h int, edit ...func(*Config)) *table {
 	t.Helper()
-	clk := &fakeClock{t: fixedClock()}
-	cfg := BookwormConfig{Seats: seats, Seed: seed, Now: clk.now}
-	if opts != "" {
-		cfg.Options = json.RawMessage(opts)
-	}
-	m, err := NewBookworm(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	g := &bwGame{t: t, m: m, clk: clk}
-	g.send(tea.WindowSizeMsg{Width: w, Height: h})
-	g.run(m.Init())
-	return g
+	return newTable(t, "bookworm", seats, seed, opts, w, h, edit...)
 }
 
-func people(names ...string) []BookwormSeat {
-	var out []BookwormSeat
+// people seats a person per name.
+func people(names ...string) []Seat {
+	var out []Seat
 	for _, n := range names {
-		out = append(out, BookwormSeat{Name: n})
+		out = append(out, Seat{Name: n})
 	}
 	return out
 }
 
-func (g *bwGame) send(msg tea.Msg) {
-	g.t.Helper()
-	_, cmd := g.m.Update(msg)
-	g.run(cmd)
-}
+// bw is the table's Bookworm board.
+func (g *table) bw() *Bookworm { return g.board.(*Bookworm) }
 
-// run executes commands the way the program would, synchronously (there
-// is no ticker: Tick is zero).
-func (g *bwGame) run(cmd tea.Cmd) {
-	g.t.Helper()
-	queue := []tea.Cmd{cmd}
-	for steps := 0; len(queue) > 0; steps++ {
-		if steps > 100000 {
-			g.t.Fatal("commands do not settle")
-		}
-		c := queue[0]
-		queue = queue[1:]
-		if c == nil {
-			continue
-		}
-		switch msg := c().(type) {
-		case tea.BatchMsg:
-			queue = append(queue, msg...)
-		case tea.QuitMsg:
-		default:
-			_, next := g.m.Update(msg)
-			queue = append(queue, next)
-		}
-	}
-}
+// st is the Bookworm game's state.
+func (g *table) st() *bookworm.State { return g.bw().s() }
 
-// advance moves the wall clock on by ms and delivers a tick.
-func (g *bwGame) advance(ms int64) {
-	g.t.Helper()
-	g.clk.t = g.clk.t.Add(time.Duration(ms) * time.Millisecond)
-	g.send(BookwormTick{})
-}
-
-func bwKey(k string) tea.KeyPressMsg {
-	switch k {
-	case "left":
-		return tea.KeyPressMsg{Code: tea.KeyLeft}
-	case "right":
-		return tea.KeyPressMsg{Code: tea.KeyRight}
-	case "space", " ":
-		return tea.KeyPressMsg{Code: tea.KeySpace, Text: " "}
-	}
-	return keyMsg(k)
-}
-
-func (g *bwGame) press(keys ...string) {
-	g.t.Helper()
-	for _, k := range keys {
-		g.send(bwKey(k))
-	}
-}
-
-func (g *bwGame) typeWord(w string) {
+func (g *table) typeWord(w string) {
 	g.t.Helper()
 	for _, r := range w {
 		g.press(string(r))
 	}
 }
 
-func (g *bwGame) screen() string { return ansi.Strip(g.m.View().Content) }
-
-func (g *bwGame) wantOnScreen(texts ...string) {
-	g.t.Helper()
-	s := g.screen()
-	for _, x := range texts {
-		if !strings.Contains(s, x) {
-			g.t.Fatalf("screen lacks %q:\n%s", x, s)
-		}
-	}
-}
-
-func (g *bwGame) st() *bookworm.State { return g.m.Match().S }
-
 // knownWord is a word of the lexicon for the category in play that takes
 // die d for the player on turn (no spaces, not named yet).
-func (g *bwGame) knownWord(d int) string {
+func (g *table) knownWord(d int) string {
 	g.t.Helper()
 	s := g.st()
 	cat, ok := s.CategoryInPlay()
@@ -156,7 +65,7 @@ func (g *bwGame) knownWord(d int) string {
 
 // whiteInDisplay is the first white die in the display whose letter has a
 // known word, or -1.
-func (g *bwGame) knownDisplayDie() (int, string) {
+func (g *table) knownDisplayDie() (int, string) {
 	s := g.st()
 	cat, _ := s.CategoryInPlay()
 	for d := 0; d < 7; d++ {
@@ -174,20 +83,20 @@ func (g *bwGame) knownDisplayDie() (int, string) {
 
 // unknownWord is a made-up word (the lexicon cannot know it) that takes die
 // d by its letter; n keeps words of a round apart.
-func (g *bwGame) unknownWord(d, n int) string {
+func (g *table) unknownWord(d, n int) string {
 	f := strings.ToLower(g.st().FaceName(d))
 	return fmt.Sprintf("%czzq%c", f[0], 'a'+n%26)
 }
 
-func (g *bwGame) lastMove() engine.LoggedMove {
-	r := g.m.Record()
+func (g *table) lastMove() engine.LoggedMove {
+	r := g.Record()
 	return r.Moves[len(r.Moves)-1]
 }
 
 // lastMoveBy is the latest recorded move of seat.
-func (g *bwGame) lastMoveBy(seat engine.Seat) engine.LoggedMove {
+func (g *table) lastMoveBy(seat engine.Seat) engine.LoggedMove {
 	g.t.Helper()
-	r := g.m.Record()
+	r := g.Record()
 	for i := len(r.Moves) - 1; i >= 0; i-- {
 		if r.Moves[i].Seat == seat {
 			return r.Moves[i]
@@ -199,7 +108,7 @@ func (g *bwGame) lastMoveBy(seat engine.Seat) engine.LoggedMove {
 
 // start2 is ann and bob, seed 7: ann is the Bookworm and picks Cities, so
 // bob is on turn with the display D S R R L T J STACK.
-func start2(t *testing.T) *bwGame {
+func start2(t *testing.T) *table {
 	g := newBW(t, people("ann", "bob"), 7, "", 110, 32)
 	g.press("1")
 	if g.st().Phase != bookworm.PhaseName || g.st().Current != 1 {
@@ -217,15 +126,15 @@ func TestBookwormTypeAndTake(t *testing.T) {
 	g.typeWord(w)
 	g.wantOnScreen("bob, your word: " + w + "▌")
 	g.press("enter") // on to the die: the best display die for the letter
-	if g.m.stage != stageDie || g.m.sel < 0 {
-		t.Fatalf("enter did not go on to the die: stage %d, die %d", g.m.stage, g.m.sel)
+	if g.bw().stage != stageDie || g.bw().sel < 0 {
+		t.Fatalf("enter did not go on to the die: stage %d, die %d", g.bw().stage, g.bw().sel)
 	}
 	g.press(fmt.Sprint(d), "enter")
 	if g.st().Owner[d] != 1 {
-		t.Fatalf("die %d belongs to %d, want bob (1); message %q", d, g.st().Owner[d], g.m.Message())
+		t.Fatalf("die %d belongs to %d, want bob (1); message %q", d, g.st().Owner[d], g.Message())
 	}
-	if g.st().Current != 0 || g.m.word != "" {
-		t.Fatalf("after the take: current %d, word field %q", g.st().Current, g.m.word)
+	if g.st().Current != 0 || g.bw().word != "" {
+		t.Fatalf("after the take: current %d, word field %q", g.st().Current, g.bw().word)
 	}
 	g.wantOnScreen("✓ "+w+" (bob)", "ann, your word: ▌")
 	if lm := g.lastMove(); lm.Seat != 1 || !strings.Contains(string(lm.Action), w) {
@@ -243,17 +152,17 @@ func TestBookwormRefusedWordShowsReason(t *testing.T) {
 	if !ok {
 		t.Fatal("the engine accepts berlin for die 0")
 	}
-	if g.m.Message() != want.Message {
-		t.Fatalf("message %q, want the engine's %q", g.m.Message(), want.Message)
+	if g.Message() != want.Message {
+		t.Fatalf("message %q, want the engine's %q", g.Message(), want.Message)
 	}
 	g.wantOnScreen("✗ " + want.Message)
-	if g.st().Owner[0] != bookworm.Display || len(g.m.Record().Moves) != 3 {
+	if g.st().Owner[0] != bookworm.Display || len(g.Record().Moves) != 3 {
 		t.Fatal("a refused word changed the game")
 	}
 	// esc goes back to the word; backspace edits it.
 	g.press("esc", "backspace")
-	if g.m.stage != stageWord || g.m.word != "berli" {
-		t.Fatalf("stage %d word %q", g.m.stage, g.m.word)
+	if g.bw().stage != stageWord || g.bw().word != "berli" {
+		t.Fatalf("stage %d word %q", g.bw().stage, g.bw().word)
 	}
 }
 
@@ -270,22 +179,22 @@ func TestBookwormSteal(t *testing.T) {
 	g.typeWord(w2)
 	// No display die shows the letter: enter offers bob's die at once.
 	g.press("enter")
-	if g.m.sel != d {
-		t.Fatalf("enter chose die %d, want bob's die %d", g.m.sel, d)
+	if g.bw().sel != d {
+		t.Fatalf("enter chose die %d, want bob's die %d", g.bw().sel, d)
 	}
 	g.wantOnScreen("stolen from bob")
 	// s cycles the display and each other player's pile (top die first).
 	g.press("s")
-	if g.m.sel < 0 || g.st().Owner[g.m.sel] != bookworm.Display {
-		t.Fatalf("s chose die %d, want the display", g.m.sel)
+	if g.bw().sel < 0 || g.st().Owner[g.bw().sel] != bookworm.Display {
+		t.Fatalf("s chose die %d, want the display", g.bw().sel)
 	}
 	g.press("s")
-	if g.m.sel != d {
-		t.Fatalf("s chose die %d, want bob's top die %d", g.m.sel, d)
+	if g.bw().sel != d {
+		t.Fatalf("s chose die %d, want bob's top die %d", g.bw().sel, d)
 	}
 	g.press("enter")
 	if g.st().Owner[d] != 0 || g.st().Cards[1] != 1 {
-		t.Fatalf("after the steal: die %d owner %d, bob's cards %d; message %q", d, g.st().Owner[d], g.st().Cards[1], g.m.Message())
+		t.Fatalf("after the steal: die %d owner %d, bob's cards %d; message %q", d, g.st().Owner[d], g.st().Cards[1], g.Message())
 	}
 	g.wantOnScreen("ann stole die")
 }
@@ -297,7 +206,7 @@ func TestBookwormChallengeAndVote(t *testing.T) {
 	g.typeWord(w)
 	g.press("0", "enter")
 	if g.st().Phase != bookworm.PhaseChallenge {
-		t.Fatalf("phase %s after an unknown word; message %q", g.st().Phase, g.m.Message())
+		t.Fatalf("phase %s after an unknown word; message %q", g.st().Phase, g.Message())
 	}
 	g.wantOnScreen("not in the word list", "c challenges or a lets it pass, then the seat number (ann 1, cat 3)", "may challenge: 1 ann, 3 cat")
 	// Two people may challenge: the key, then who.
@@ -342,7 +251,7 @@ func TestBookwormRejectedWordFreshCountdown(t *testing.T) {
 func TestBookwormTimeoutAtDeadline(t *testing.T) {
 	g := start2(t)
 	dl, cd := g.st().Deadline, g.st().CountdownAt
-	g.advance(cd - g.m.Now() - 100)
+	g.advance(cd - g.Now() - 100)
 	g.wantOnScreen("think time: the countdown starts in 0.1 s")
 	g.advance(2100) // 2 s into the countdown: 3 left
 	g.wantOnScreen("COUNTDOWN 5 4 [3] 2 1")
@@ -363,7 +272,7 @@ func TestBookwormTimeoutAtDeadline(t *testing.T) {
 	g.wantOnScreen("Round 1 is over: bob found no word in time.", "penalty -2", "bob starts round 2 as the Bookworm", "bob ran out of time")
 	// The summary stays until a key; then bob chooses.
 	g.advance(60000)
-	if !g.m.pause {
+	if !g.bw().pause {
 		t.Fatal("the round summary went away by itself with people at the table")
 	}
 	g.press("enter")
@@ -373,7 +282,7 @@ func TestBookwormTimeoutAtDeadline(t *testing.T) {
 func TestBookwormWordAtTheDeadlineCounts(t *testing.T) {
 	g := start2(t)
 	dl := g.st().Deadline
-	g.advance(dl - g.m.Now())
+	g.advance(dl - g.Now())
 	d, w := g.knownDisplayDie()
 	if d < 0 {
 		t.Skip("no known word")
@@ -381,13 +290,13 @@ func TestBookwormWordAtTheDeadlineCounts(t *testing.T) {
 	g.typeWord(w)
 	g.press(fmt.Sprint(d), "enter")
 	if g.st().Owner[d] != 1 {
-		t.Fatalf("a word at the deadline was refused: %q", g.m.Message())
+		t.Fatalf("a word at the deadline was refused: %q", g.Message())
 	}
 }
 
 // playRound names made-up words for white display dice, letting each
 // challenge window run out, until the round ends.
-func (g *bwGame) playRound() {
+func (g *table) playRound() {
 	g.t.Helper()
 	round := g.st().Round
 	for n := 0; g.st().Round == round && !g.st().Over(); n++ {
@@ -404,7 +313,7 @@ func (g *bwGame) playRound() {
 		g.typeWord(g.unknownWord(d, n))
 		g.press(fmt.Sprint(d), "enter")
 		if g.st().Phase == bookworm.PhaseChallenge {
-			g.advance(g.st().Deadline - g.m.Now() + 1)
+			g.advance(g.st().Deadline - g.Now() + 1)
 		}
 	}
 }
@@ -416,7 +325,7 @@ func TestBookwormFullRound(t *testing.T) {
 	if lr == nil || lr.Failer != -1 {
 		t.Fatalf("round score %+v", lr)
 	}
-	ender := g.m.name(int(lr.Ender))
+	ender := g.Name(int(lr.Ender))
 	g.wantOnScreen(fmt.Sprintf("Round 1 is over: %s took the last white die from the display.", ender),
 		fmt.Sprintf("%s starts round 2 as the Bookworm", ender))
 	for p, l := range lr.Lines[:2] {
@@ -431,17 +340,8 @@ func TestBookwormFullRound(t *testing.T) {
 }
 
 func TestBookwormGameOverAndRecord(t *testing.T) {
-	dir := t.TempDir()
-	clk := &fakeClock{t: fixedClock()}
-	path := dir + "/bw.json"
-	m, err := NewBookworm(BookwormConfig{Seats: people("ann", "bob"), Seed: 7, Now: clk.now,
-		Options: json.RawMessage(`{"target":3}`), RecordPath: path})
-	if err != nil {
-		t.Fatal(err)
-	}
-	g := &bwGame{t: t, m: m, clk: clk}
-	g.send(tea.WindowSizeMsg{Width: 110, Height: 32})
-	g.run(m.Init())
+	path := t.TempDir() + "/bw.json"
+	g := newBW(t, people("ann", "bob"), 7, `{"target":3}`, 110, 32, func(c *Config) { c.RecordPath = path })
 	for r := 0; !g.st().Over(); r++ {
 		if r > 20 {
 			t.Fatal("the game does not end")
@@ -453,7 +353,7 @@ func TestBookwormGameOverAndRecord(t *testing.T) {
 		g.playRound()
 	}
 	g.wantOnScreen("Game over after", "record saved to "+path)
-	data, err := readFile(path)
+	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -465,7 +365,7 @@ func TestBookwormGameOverAndRecord(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, want := st.Result().Scores, g.m.Match().Result().Scores; fmt.Sprint(got) != fmt.Sprint(want) {
+	if got, want := st.Result().Scores, g.bw().Match().Result().Scores; fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Fatalf("replayed scores %v, played %v", got, want)
 	}
 }
@@ -511,18 +411,18 @@ func (b *testBot) Choose(view any, legal []engine.Action) (engine.Action, error)
 
 func TestBookwormBotWaitsItsThinkTime(t *testing.T) {
 	bot := &testBot{think: 2000}
-	g := newBW(t, []BookwormSeat{{Name: "ann"}, {Name: "robo", BotKind: "test", Bot: bot}}, 7, "", 110, 32)
+	g := newBW(t, []Seat{{Name: "ann"}, {Name: "robo", BotKind: "test", Bot: bot}}, 7, "", 110, 32)
 	g.press("1")
 	// robo (seat 1) is on turn: it answered at once, but plays only when
 	// its think time has passed in game time.
-	start := g.m.genAt
+	start := g.askedAt
 	g.advance(1900)
 	if len(g.st().Named) != 0 {
 		t.Fatal("the bot played before its think time")
 	}
 	g.advance(200)
 	if len(g.st().Named) != 1 {
-		t.Fatalf("the bot did not play after its think time; log %q", g.m.Log())
+		t.Fatalf("the bot did not play after its think time; log %q", g.Log())
 	}
 	if lm := g.lastMove(); lm.Seat != 1 || lm.At != start+2000 {
 		t.Fatalf("bot move %+v, want at %d", lm, start+2000)
@@ -539,49 +439,31 @@ func TestBookwormBotWaitsItsThinkTime(t *testing.T) {
 
 func TestBookwormPassingBotTimesOut(t *testing.T) {
 	bot := &testBot{think: 500, pass: true}
-	g := newBW(t, []BookwormSeat{{Name: "robo", BotKind: "test", Bot: bot}, {Name: "ann"}}, 7, "", 110, 32)
+	g := newBW(t, []Seat{{Name: "robo", BotKind: "test", Bot: bot}, {Name: "ann"}}, 7, "", 110, 32)
 	// robo is the Bookworm: passing on the category would stall the game,
 	// so the first category is chosen for it.
 	g.advance(600)
 	if g.st().Phase != bookworm.PhaseName || g.st().Category != 0 {
-		t.Fatalf("phase %s category %d; log %q", g.st().Phase, g.st().Category, g.m.Log())
+		t.Fatalf("phase %s category %d; log %q", g.st().Phase, g.st().Category, g.Log())
 	}
 	// ann names a made-up word; robo passes in the window, which closes
 	// at its deadline with the word accepted.
 	g.typeWord(g.unknownWord(0, 0))
 	g.press("0", "enter")
 	dl := g.st().Deadline
-	g.advance(dl - g.m.Now() + 50)
+	g.advance(dl - g.Now() + 50)
 	if g.st().Owner[0] != 1 || g.lastMoveBy(engine.SystemSeat).At != dl {
 		t.Fatalf("owner %d, last move %+v, want the timeout at %d", g.st().Owner[0], g.lastMove(), dl)
 	}
 	// robo passes its own turn too: it fails at the deadline.
 	dl = g.st().Deadline
-	g.advance(dl - g.m.Now() + 50)
+	g.advance(dl - g.Now() + 50)
 	if lr := g.st().LastRound; lr == nil || lr.Failer != 0 {
 		t.Fatalf("round score %+v", lr)
 	}
 	// With a bot at the table, the summary waits for a person's key.
 	g.press("enter")
-	if g.m.pause {
+	if g.bw().pause {
 		t.Fatal("enter did not close the summary")
 	}
 }
-
-func TestParseBookwormPlayers(t *testing.T) {
-	if _, err := ParseBookwormPlayers("ann", 1, nil); err == nil {
-		t.Error("one player accepted")
-	}
-	if _, err := ParseBookwormPlayers("ann,bot:hard", 1, nil); err == nil || !strings.Contains(err.Error(), "no Bookworm bots") {
-		t.Errorf("a bot without a provider: %v", err)
-	}
-	seats, err := ParseBookwormPlayers("ann, bob", 1, nil)
-	if err != nil || len(seats) != 2 || seats[1].Name != "bob" || seats[1].IsBot() {
-		t.Fatalf("%+v %v", seats, err)
-	}
-	if _, err := ParseBookwormPlayers("ann,Ann", 1, nil); err == nil {
-		t.Error("two players with one name accepted")
-	}
-}
-
-func readFile(path string) ([]byte, error) { return os.ReadFile(path) }

@@ -5,7 +5,6 @@ import (
 	"slices"
 	"strings"
 
-	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 
 	"github.com/dicehall/dicehall/engine"
@@ -61,25 +60,10 @@ func bwDie(d bookworm.DieReport, selected bool) string {
 	return st.Render("[" + text + "]")
 }
 
-// View renders the whole screen.
-func (m *Bookworm) View() tea.View {
-	v := tea.NewView(m.Render())
-	v.AltScreen = true
-	v.WindowTitle = "dicehall · Bookworm"
-	return v
-}
-
 func secs(ms int64) string { return fmt.Sprintf("%.1f s", float64(max(ms, 0))/1000) }
 
 // Render draws the screen as text (with ANSI styles) at the current size.
-func (m *Bookworm) Render() string {
-	w, h := m.width, m.height
-	if w <= 0 {
-		w = defaultWidth
-	}
-	if h <= 0 {
-		h = defaultHeight
-	}
+func (m *Bookworm) Render(w, h int) string {
 	v := m.match.SeatView(engine.Spectator)
 	lines := []string{m.bwHeader(v, w)}
 	lines = append(lines, m.cardLines(v)...)
@@ -95,13 +79,14 @@ func (m *Bookworm) Render() string {
 	default:
 		lines = append(lines, m.statusLines(v)...)
 	}
-	return screenFooter(lines, m.message, m.msgIsError, m.log, m.bwHelp(), w, h)
+	msg, isErr := m.sh.Message()
+	return screenFooter(lines, msg, isErr, m.sh.Log(), m.bwHelp(), w, h)
 }
 
 func (m *Bookworm) bwHeader(v *bookworm.View, w int) string {
-	info := fmt.Sprintf("round %d · Bookworm: %s · seed %d", v.Round, v.Bookworm, m.cfg.Seed)
+	info := fmt.Sprintf("round %d · Bookworm: %s · seed %d", v.Round, v.Bookworm, m.sh.Seed())
 	left := styleBWTitle.Render(" BOOKWORM ") + " " + styleFaint.Render(info)
-	right := styleFaint.Render(fmt.Sprintf("game time %d:%02d", m.now/60000, m.now/1000%60))
+	right := styleFaint.Render(fmt.Sprintf("game time %d:%02d", m.sh.Now()/60000, m.sh.Now()/1000%60))
 	gap := max(1, w-lipgloss.Width(left)-lipgloss.Width(right))
 	return left + strings.Repeat(" ", gap) + right
 }
@@ -185,13 +170,7 @@ func (m *Bookworm) playerLines(v *bookworm.View) []string {
 }
 
 func (m *Bookworm) seatLabel(i int, name string) string {
-	l := fmt.Sprintf("%d %s", i+1, name)
-	if s := m.cfg.Seats[i]; s.IsBot() && strings.HasPrefix(strings.ToLower(name), s.BotKind) {
-		l += " (bot)"
-	} else if s.IsBot() {
-		l += " (bot " + s.BotKind + ")"
-	}
-	return l
+	return fmt.Sprintf("%d %s", i+1, name) + m.sh.Seats()[i].botLabel()
 }
 
 // wordsLines lists the words named this round with their fate.
@@ -233,7 +212,7 @@ func (m *Bookworm) statusLines(v *bookworm.View) []string {
 			what = "took the ? die and chooses a category on the new card"
 		}
 		line := styleTurn.Render("▶ "+who) + " " + what
-		if m.seat(engine.Seat(s.Current)).IsBot() {
+		if m.isBot(engine.Seat(s.Current)) {
 			line += styleFaint.Render(" (thinking…)")
 		} else {
 			line += ": " + keyHint("1") + " " + keyHint("2") + " " + keyHint("3")
@@ -241,7 +220,7 @@ func (m *Bookworm) statusLines(v *bookworm.View) []string {
 		out = append(out, line)
 	case bookworm.PhaseTurnTo:
 		line := styleTurn.Render("▶ "+m.name(int(s.Bookworm))) + " turns the Special die (it rolled Turn)"
-		if !m.seat(engine.Seat(s.Bookworm)).IsBot() {
+		if !m.isBot(engine.Seat(s.Bookworm)) {
 			line += ": " + keyHint("1") + " A–Z " + keyHint("2") + " NOT " + keyHint("3") + " •• " + keyHint("4") + " Stack " + keyHint("5") + " ?"
 		}
 		out = append(out, line)
@@ -259,10 +238,10 @@ func (m *Bookworm) statusLines(v *bookworm.View) []string {
 // clockText is the turn clock: the quiet think time, then the visible
 // countdown 5-4-3-2-1.
 func (m *Bookworm) clockText(v *bookworm.View) string {
-	if m.now < v.CountdownAt {
-		return styleFaint.Render("think time: the countdown starts in " + secs(v.CountdownAt-m.now))
+	if m.sh.Now() < v.CountdownAt {
+		return styleFaint.Render("think time: the countdown starts in " + secs(v.CountdownAt-m.sh.Now()))
 	}
-	left := v.Deadline - m.now
+	left := v.Deadline - m.sh.Now()
 	n := int((v.Deadline - v.CountdownAt + 999) / 1000)
 	cur := int((left + 999) / 1000)
 	var parts []string
@@ -313,7 +292,7 @@ func (m *Bookworm) judgingLines(v *bookworm.View) []string {
 	var waiting []string
 	for _, a := range m.match.Turn().Actors {
 		l := fmt.Sprintf("%d %s", int(a)+1, m.name(int(a)))
-		if m.seat(a).IsBot() {
+		if m.isBot(a) {
 			l += " (bot)"
 		}
 		waiting = append(waiting, l)
@@ -322,7 +301,7 @@ func (m *Bookworm) judgingLines(v *bookworm.View) []string {
 	var out []string
 	if s.Phase == bookworm.PhaseChallenge {
 		out = append(out, fmt.Sprintf("%s %q by %s for die %d %s — not in the word list: challenge it? %s left",
-			styleTurn.Render("▶ Judging"), j.Word, j.Speaker, j.Die, face, secs(v.Deadline-m.now)))
+			styleTurn.Render("▶ Judging"), j.Word, j.Speaker, j.Die, face, secs(v.Deadline-m.sh.Now())))
 		line := "may challenge: " + strings.Join(waiting, ", ")
 		if len(j.Allowed) > 0 {
 			line += " · let it pass: " + strings.Join(j.Allowed, ", ")
@@ -334,7 +313,7 @@ func (m *Bookworm) judgingLines(v *bookworm.View) []string {
 		return out
 	}
 	out = append(out, fmt.Sprintf("%s on %q by %s (challenged by %s) — %s left",
-		styleTurn.Render("▶ Vote"), j.Word, j.Speaker, j.Challenger, secs(v.Deadline-m.now)))
+		styleTurn.Render("▶ Vote"), j.Word, j.Speaker, j.Challenger, secs(v.Deadline-m.sh.Now())))
 	var acc, rej []string
 	for _, p := range v.Players {
 		switch j.Votes[p.Name] {
@@ -389,7 +368,7 @@ func (m *Bookworm) roundLines(v *bookworm.View) []string {
 	}
 	out := []string{styleTurn.Render(fmt.Sprintf("Round %d is over: %s.", lr.Round, how))}
 	out = append(out, m.scoreLines(v, lr)...)
-	if len(m.humans()) > 0 {
+	if len(m.sh.People()) > 0 {
 		out = append(out, fmt.Sprintf("%s starts round %d as the Bookworm · press %s", v.Bookworm, v.Round, keyHint("enter")))
 	} else {
 		out = append(out, fmt.Sprintf("%s starts round %d as the Bookworm in a moment", v.Bookworm, v.Round))
@@ -416,8 +395,8 @@ func (m *Bookworm) endLines(v *bookworm.View) []string {
 		out = append(out, styleFaint.Render(fmt.Sprintf("The last round, round %d:", v.LastRound.Round)))
 		out = append(out, m.scoreLines(v, v.LastRound)...)
 	}
-	if m.saved != "" {
-		out = append(out, "record saved to "+m.saved)
+	if saved, _ := m.sh.Saved(); saved != "" {
+		out = append(out, "record saved to "+saved)
 	}
 	return out
 }
@@ -439,14 +418,21 @@ func (m *Bookworm) bwHelp() string {
 		parts = []string{k("c") + " challenge", k("a") + " let pass", "then " + k("seat number"), k("q") + " quit"}
 	case s.Phase == bookworm.PhaseVote:
 		parts = []string{k("y") + " accept", k("n") + " reject", "then " + k("seat number"), k("q") + " quit"}
-	case s.Phase == bookworm.PhaseCategory && !m.seat(engine.Seat(s.Current)).IsBot():
+	case s.Phase == bookworm.PhaseCategory && !m.isBot(engine.Seat(s.Current)):
 		parts = []string{k("1") + " " + k("2") + " " + k("3") + " choose the category", k("q") + " quit"}
-	case s.Phase == bookworm.PhaseTurnTo && !m.seat(engine.Seat(s.Bookworm)).IsBot():
+	case s.Phase == bookworm.PhaseTurnTo && !m.isBot(engine.Seat(s.Bookworm)):
 		parts = []string{k("1-5") + " turn the Special die", k("q") + " quit"}
 	default:
 		parts = []string{k("q") + " quit"}
 	}
 	return strings.Join(parts, "  ")
+}
+
+func (m *Bookworm) who(seat engine.Seat) string {
+	if seat >= 0 && int(seat) < len(m.sh.Seats()) {
+		return m.name(int(seat))
+	}
+	return "the table"
 }
 
 // logEvents turns the engine's events into log lines.
@@ -459,32 +445,32 @@ func (m *Bookworm) logEvents(evs []engine.Event) {
 			for i, c := range d.Card.Categories {
 				names[i] = c.Name
 			}
-			m.logf("new category card: %s", strings.Join(names, " / "))
+			m.sh.logf("new category card: %s", strings.Join(names, " / "))
 		case bookworm.CategoryEvent:
-			m.logf("%s chose %s (%s)", who, d.Category.Name, d.Category.Level)
+			m.sh.logf("%s chose %s (%s)", who, d.Category.Name, d.Category.Level)
 		case bookworm.RollEvent:
 			faces := make([]string, len(d.Faces))
 			for i, f := range d.Faces {
 				faces[i] = faceLabel(f)
 			}
-			m.logf("the dice show %s", strings.Join(faces, " "))
+			m.sh.logf("the dice show %s", strings.Join(faces, " "))
 		case bookworm.SpecialEvent:
-			m.logf("%s turned the Special die to %s", who, faceLabel(d.Face))
+			m.sh.logf("%s turned the Special die to %s", who, faceLabel(d.Face))
 		case bookworm.WordEvent:
 			m.speaker = e.Seat
-			m.logf("%s: %q for die %d (%s)", who, d.Word, d.Die, d.Letter)
+			m.sh.logf("%s: %q for die %d (%s)", who, d.Word, d.Die, d.Letter)
 		case bookworm.WindowEvent:
-			m.logf("the word list does not know it: anyone may challenge")
+			m.sh.logf("the word list does not know it: anyone may challenge")
 		case bookworm.ChallengeEvent:
-			m.logf("%s challenges %q: vote!", who, d.Word)
+			m.sh.logf("%s challenges %q: vote!", who, d.Word)
 		case bookworm.VoteEvent:
-			m.logf("%s votes %s", who, map[bool]string{true: "accept", false: "reject"}[d.Accept])
+			m.sh.logf("%s votes %s", who, map[bool]string{true: "accept", false: "reject"}[d.Accept])
 		case bookworm.VerdictEvent:
 			res := "it stands"
 			if !d.Accepted {
 				res = "rejected: try another word"
 			}
-			m.logf("vote on %q: %d accept, %d reject, %d abstain: %s", d.Word, d.Accept, d.Reject, d.Abstain, res)
+			m.sh.logf("vote on %q: %d accept, %d reject, %d abstain: %s", d.Word, d.Accept, d.Reject, d.Abstain, res)
 		case bookworm.TakeEvent:
 			// A die always goes to the speaker of the last word, also when
 			// a timeout or the last vote made the move.
@@ -493,41 +479,41 @@ func (m *Bookworm) logEvents(evs []engine.Event) {
 			}
 			switch {
 			case e.Kind == "question":
-				m.logf("%s took the ? die: a new card", who)
+				m.sh.logf("%s took the ? die: a new card", who)
 			case d.Bonus:
-				m.logf("%s also gets the •• die", who)
+				m.sh.logf("%s also gets the •• die", who)
 			case e.Kind == "steal":
-				m.logf("%s stole die %d (%s) from %s, who gets a Bookworm card", who, d.Die, faceLabel(d.Face), m.who(engine.Seat(d.From)))
+				m.sh.logf("%s stole die %d (%s) from %s, who gets a Bookworm card", who, d.Die, faceLabel(d.Face), m.who(engine.Seat(d.From)))
 			default:
-				m.logf("%s took die %d (%s)", who, d.Die, faceLabel(d.Face))
+				m.sh.logf("%s took die %d (%s)", who, d.Die, faceLabel(d.Face))
 			}
 		case bookworm.TimeoutEvent:
 			if d.Phase == "challenge" {
-				m.logf("nobody challenged: the word stands")
+				m.sh.logf("nobody challenged: the word stands")
 			} else if d.Phase == "vote" {
-				m.logf("the vote's time is up")
+				m.sh.logf("the vote's time is up")
 			}
 		case bookworm.FailEvent:
 			if d.Reason == "timeout" {
-				m.logf("%s ran out of time", m.name(d.Seat))
+				m.sh.logf("%s ran out of time", m.name(d.Seat))
 			} else {
-				m.logf("%s gave up", m.name(d.Seat))
+				m.sh.logf("%s gave up", m.name(d.Seat))
 			}
 		case bookworm.RoundEndEvent:
 			parts := make([]string, len(d.Scores))
 			for i, sc := range d.Scores {
 				parts[i] = fmt.Sprintf("%s %+d", m.name(i), sc.Total)
 			}
-			m.logf("round %d over: %s", d.Round, strings.Join(parts, ", "))
+			m.sh.logf("round %d over: %s", d.Round, strings.Join(parts, ", "))
 		case bookworm.GameOverEvent:
 			w := make([]string, len(d.Winners))
 			for i, p := range d.Winners {
 				w[i] = m.name(p)
 			}
-			m.logf("game over: %s", winnersText(w))
+			m.sh.logf("game over: %s", winnersText(w))
 		}
 		if e.Kind == "allow" {
-			m.logf("%s lets it pass", who)
+			m.sh.logf("%s lets it pass", who)
 		}
 	}
 }
@@ -545,8 +531,25 @@ func (m *Bookworm) Summary() string {
 	} else {
 		line += " (not finished)"
 	}
-	if m.saved != "" {
-		line += "; record: " + m.saved
+	if saved, _ := m.sh.Saved(); saved != "" {
+		line += "; record: " + saved
 	}
 	return line
+}
+
+// Help lists the keys of Bookworm.
+func (m *Bookworm) Help() []string {
+	return []string{
+		"1 2 3     the Bookworm chooses the category (1-5 turns the Special die)",
+		"letters   type your word; enter goes on to choosing its die",
+		"0-7       choose a die by its number (one in front of a player steals it)",
+		"←/→ s     choose among the display's dice; s steals from the next player",
+		"enter     name the word with the chosen die; esc edits the word",
+		"?         take the ? die instead of a word: a new card",
+		"ctrl+g    give up the turn",
+		"c a       judge an unknown word: challenge it, or let it pass",
+		"y n       vote on a challenged word: accept, reject",
+		"1-6       after c a y n: the seat number of who acts, when several may",
+		"enter     close a round's summary",
+	}
 }

@@ -1,8 +1,6 @@
 package tui
 
 import (
-	"encoding/json"
-	"errors"
 	"fmt"
 	"math"
 	"math/bits"
@@ -17,84 +15,15 @@ import (
 	"github.com/dicehall/dicehall/games/diceflick/physics"
 )
 
-// DiceflickSeat is one player of a Diceflick game at this terminal: a person
-// at the shared keyboard or a bot.
-type DiceflickSeat struct {
-	Name    string
-	BotKind string
-	Bot     engine.Controller
-}
-
-// IsBot reports whether the seat is played by a bot.
-func (s DiceflickSeat) IsBot() bool { return s.Bot != nil }
-
-// DefaultDiceflickPlayers is the --players value for Diceflick when none is
-// given.
-const DefaultDiceflickPlayers = "you,bot:medium"
-
-// ParseDiceflickPlayers reads a player list like the other games: names are
-// people, "bot:KIND" or "NAME=bot:KIND" seats a bot from bots (seeded with
-// engine.SplitSeed(seed, seat)).
-func ParseDiceflickPlayers(spec string, seed uint64, bots engine.BotProvider) ([]DiceflickSeat, error) {
-	if n := len(strings.Split(spec, ",")); n < 1 || n > diceflick.MaxPlayers {
-		return nil, fmt.Errorf("diceflick is for 1 to %d players, not %d", diceflick.MaxPlayers, n)
-	}
-	made := map[int]engine.Controller{}
-	specs, err := parsePlayerList(spec, func(i int, kind string) error {
-		if bots == nil {
-			return fmt.Errorf("this build has no Diceflick bots")
-		}
-		b, err := bots.NewBot(kind, engine.SplitSeed(seed, uint64(i)))
-		if err != nil {
-			return fmt.Errorf("%w (bots: %s)", err, strings.Join(diceflick.BotKinds, ", "))
-		}
-		made[i] = b
-		return nil
+func init() {
+	registerBoard("diceflick", func() Board {
+		return &Diceflick{arena: &physics.DefaultArena, flick: physics.Flick{Power: 0.5}}
 	})
-	if err != nil {
-		return nil, err
-	}
-	seats := make([]DiceflickSeat, len(specs))
-	for i, sp := range specs {
-		seats[i] = DiceflickSeat{Name: sp.Name, BotKind: sp.BotKind, Bot: made[i]}
-	}
-	return seats, nil
 }
 
-// DiceflickConfig sets up a terminal game of Diceflick.
-type DiceflickConfig struct {
-	Seats []DiceflickSeat
-	Seed  uint64
-	// Game is the rules with their simulator (zero: the default arena).
-	Game diceflick.Game
-	// Arena is the box the aim preview simulates; it should be the one
-	// behind Game.Sim (nil: physics.DefaultArena).
-	Arena *physics.Arena
-	// Options are the table options as JSON (nil: the defaults).
-	Options json.RawMessage
-	// RecordPath, when set, is where the record is written at the end or on
-	// quitting.
-	RecordPath string
-	// Tick is the frame period: animation and bot pauses advance by one
-	// frame per DiceflickTick (0: 40 ms).
-	Tick time.Duration
-	// ManualTicks stops the model from scheduling its own ticks: tests send
-	// DiceflickTick messages themselves.
-	ManualTicks bool
-	// BotDelay is how long a bot's aim (or its scoring choice) stays on
-	// screen before it acts.
-	BotDelay time.Duration
-}
-
-// DiceflickTick is one animation frame.
-type DiceflickTick struct{}
-
-// dfBotMsg is a bot's answer for the game version gen.
-type dfBotMsg struct {
-	gen    int
-	action engine.Action
-	err    error
-}
+// dfFrame is the period of Diceflick's frames: a landing plays back by
+// PathStepMillis-long path points, a frame's worth each frame.
+const dfFrame = 40 * time.Millisecond
 
 // flickAnim is a landing being played back: the picture before the die
 // came to rest, and the path it follows.
@@ -116,17 +45,14 @@ type scorePart struct {
 	line  int   // blast: 0 off, 1 row, 2 column
 }
 
-// Diceflick is the terminal client of Diceflick, a tea.Model.
+// Diceflick is the terminal board of Diceflick: the arena with the aim
+// guide, the notepad, the hands, and the scoring list.
 type Diceflick struct {
-	cfg   DiceflickConfig
-	table *engine.Runner
+	sh    *Shell
 	match *diceflick.Match
+	// arena is the box the aim preview simulates: the registry's
+	// Diceflick flicks in physics.DefaultArena.
 	arena *physics.Arena
-
-	width, height int
-	frame         int // ticks seen
-
-	gen int // moves applied; bot answers of an older gen are dropped
 
 	// Aim of the person on turn (kept between flicks: a steady player
 	// repeats a good shot).
@@ -141,164 +67,85 @@ type Diceflick struct {
 	parts   []scorePart
 	cursor  int
 
-	anim *flickAnim
-
-	// A bot's move waiting to be shown for BotDelay: its aim or choice.
-	botAction *diceflick.Action
-	botReady  int // frame at which it is played
-	botAsked  bool
-
-	confirmQuit bool
-	message     string
-	msgIsError  bool
-	log         []string
-	over        bool
-	saved       string
-	saveErr     error
-	quit        bool
+	flying *flickAnim // a flick played, its landing not yet known
+	anim   *flickAnim
 }
 
-// NewDiceflick sets up a game; the first hand is drawn at once.
-func NewDiceflick(cfg DiceflickConfig) (*Diceflick, error) {
-	if len(cfg.Seats) == 0 {
-		return nil, errors.New("no players")
+// Attach reads the table's match.
+func (m *Diceflick) Attach(sh *Shell) error {
+	match, ok := sh.State().(*diceflick.Match)
+	if !ok {
+		return fmt.Errorf("diceflick board: the table plays %T", sh.State())
 	}
-	if cfg.Arena == nil {
-		cfg.Arena = &physics.DefaultArena
-	}
-	if cfg.Game.Sim == nil {
-		cfg.Game = diceflick.Game{Sim: diceflick.ArenaSim(cfg.Arena)}
-	}
-	if cfg.Tick <= 0 {
-		cfg.Tick = 40 * time.Millisecond
-	}
-	if cfg.BotDelay < 0 {
-		cfg.BotDelay = 0
-	}
-	names := make([]string, len(cfg.Seats))
-	for i, s := range cfg.Seats {
-		names[i] = s.Name
-	}
-	t, err := engine.NewRunner(cfg.Game, names, cfg.Options, cfg.Seed, engine.NewSource(cfg.Seed))
-	if err != nil {
-		return nil, err
-	}
-	m := &Diceflick{cfg: cfg, table: t, match: t.State.(*diceflick.Match), arena: cfg.Arena}
-	m.flick = physics.Flick{Power: 0.5}
-	m.logEvents(m.resolve())
+	m.sh, m.match = sh, match
 	m.enterTurn()
-	return m, nil
+	return nil
 }
+
+// Spec: the arena and the notepad side by side need 96×28.
+func (m *Diceflick) Spec() BoardSpec { return BoardSpec{MinWidth: 96, MinHeight: 28, Frame: dfFrame} }
 
 // Match is the game being played (read it, never change it).
 func (m *Diceflick) Match() *diceflick.Match { return m.match }
 
-// Record is the game record so far.
-func (m *Diceflick) Record() engine.Record { return m.table.Record }
-
-// Message is the answer to the last key.
-func (m *Diceflick) Message() string { return m.message }
-
-// Log is the event log, one line per event worth telling.
-func (m *Diceflick) Log() []string { return m.log }
-
 // Animating reports whether a landing is being played back.
 func (m *Diceflick) Animating() bool { return m.anim != nil }
+
+// Holding: nothing plays while a landing is played back.
+func (m *Diceflick) Holding() bool { return m.anim != nil }
 
 // Aim is the flick the person on turn has set up, and the die chosen.
 func (m *Diceflick) Aim() (die int, f physics.Flick) { return m.die, m.flick }
 
-// Quitting reports whether the program was asked to end.
-func (m *Diceflick) Quitting() bool { return m.quit }
-
-// Init starts the frame clock and, if a bot opens, asks it.
-func (m *Diceflick) Init() tea.Cmd { return tea.Batch(m.askBot(), m.tick()) }
-
-func (m *Diceflick) tick() tea.Cmd {
-	if m.cfg.ManualTicks || m.quit {
-		return nil
-	}
-	return tea.Tick(m.cfg.Tick, func(time.Time) tea.Msg { return DiceflickTick{} })
-}
-
-// Update handles keys, frames and bot answers.
-func (m *Diceflick) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
-	switch msg := msg.(type) {
-	case tea.WindowSizeMsg:
-		m.width, m.height = msg.Width, msg.Height
-	case DiceflickTick:
-		if m.quit {
-			return m, nil
-		}
-		return m, tea.Batch(m.step(), m.tick())
-	case tea.KeyPressMsg:
-		return m, m.key(msg)
-	case dfBotMsg:
-		m.botAnswer(msg)
-	}
-	return m, nil
-}
-
 func (m *Diceflick) s() *diceflick.State { return &m.match.S }
-func (m *Diceflick) name(p int) string   { return m.cfg.Seats[p].Name }
-func (m *Diceflick) say(s string)        { m.message, m.msgIsError = s, false }
-func (m *Diceflick) refuse(err error)    { m.message, m.msgIsError = ruleMessage(err), true }
-func (m *Diceflick) fail(s string)       { m.message, m.msgIsError = s, true }
-func (m *Diceflick) logf(f string, a ...any) {
-	m.log = append(m.log, fmt.Sprintf(f, a...))
-}
+func (m *Diceflick) name(p int) string   { return m.sh.Name(p) }
 
 // botOnTurn: the seat to act is a bot.
 func (m *Diceflick) botOnTurn() bool {
-	return !m.s().Over() && m.cfg.Seats[m.s().Current].IsBot()
+	return !m.s().Over() && !m.sh.IsPerson(engine.Seat(m.s().Current))
 }
 
-// framesOf is a duration in frames, at least one.
-func (m *Diceflick) framesOf(d time.Duration) int {
-	return max(1, int((d+m.cfg.Tick-1)/m.cfg.Tick))
-}
-
-// resolve lets nature act (draws, landings) from the seeded source.
-func (m *Diceflick) resolve() []engine.Event {
-	if !m.match.Turn().Chance {
+// botAction is the bot's move being shown before it plays, if any.
+func (m *Diceflick) botAction() *diceflick.Action {
+	mv, ok := m.sh.Decided()
+	if !ok {
 		return nil
 	}
-	ev, err := m.table.ResolveChance(0, nil)
-	if err != nil {
-		m.logf("error: %v", err)
+	a, ok := mv.Action.(diceflick.Action)
+	if !ok {
+		return nil
 	}
-	return ev
+	return &a
 }
 
-// apply plays a move of the seat on turn, lets chance follow, and starts
-// the landing's animation. A refusal changes nothing and is returned.
-func (m *Diceflick) apply(a diceflick.Action) error {
-	seat := engine.Seat(m.s().Current)
-	ev, err := m.table.Play(engine.Move{Seat: seat, Action: a})
-	if err != nil {
-		return err
+// BotDecided shows a bot's scoring choice in the list while it waits.
+func (m *Diceflick) BotDecided(mv engine.Move) {
+	if a, ok := mv.Action.(diceflick.Action); ok && a.Type == diceflick.ActScore {
+		m.partsFromChoice(a.Choice)
+		m.scoring = true
 	}
-	m.gen++
-	m.botAction, m.botAsked = nil, false
-	var before diceflick.Report
-	inFlight := m.s().InFlight
-	if a.Type == diceflick.ActFlick {
-		before = m.match.Report() // the die in flight, the arena as it was
+}
+
+// Played follows the table: a flick's landing is played back along its
+// path before the turn goes on.
+func (m *Diceflick) Played(mv engine.Move, ev []engine.Event) {
+	if a, ok := mv.Action.(diceflick.Action); ok && a.Type == diceflick.ActFlick {
+		// The die in flight, the arena as it was.
+		m.flying = &flickAnim{before: m.match.Report(), color: m.s().InFlight}
 	}
-	ev = append(ev, m.resolve()...)
 	m.logEvents(ev)
 	for _, e := range ev {
-		if le, ok := e.Data.(diceflick.LandEvent); ok && a.Type == diceflick.ActFlick {
-			m.anim = &flickAnim{before: before, color: inFlight, path: le.Path, landed: landText(le)}
+		if le, ok := e.Data.(diceflick.LandEvent); ok && m.flying != nil {
+			m.anim, m.flying = m.flying, nil
+			m.anim.path, m.anim.landed = le.Path, landText(le)
 			if len(le.Path) == 0 {
 				m.settle()
 			}
 		}
 	}
-	if m.anim == nil {
+	if m.anim == nil && m.flying == nil {
 		m.enterTurn()
 	}
-	return nil
 }
 
 // settle ends a landing's animation: the die is where the rules put it.
@@ -306,7 +153,7 @@ func (m *Diceflick) settle() {
 	if m.anim == nil {
 		return
 	}
-	m.say(m.anim.landed)
+	m.sh.Say(m.anim.landed)
 	m.anim = nil
 	m.enterTurn()
 }
@@ -316,7 +163,6 @@ func (m *Diceflick) enterTurn() {
 	s := m.s()
 	m.scoring = false
 	if s.Over() {
-		m.finish()
 		return
 	}
 	if n := int(s.NHand[s.Current]); m.die >= n {
@@ -330,131 +176,14 @@ func (m *Diceflick) enterTurn() {
 	}
 }
 
-// step is one frame: the animation moves on, a bot's shown move is played
-// when its time has come.
-func (m *Diceflick) step() tea.Cmd {
-	m.frame++
+// Tick is one frame: the landing being played back moves on.
+func (m *Diceflick) Tick() {
 	if a := m.anim; a != nil {
-		per := max(1, int(m.cfg.Tick.Milliseconds())/max(1, m.arena.PathStepMillis))
-		a.at += per
+		a.at += max(1, int(dfFrame.Milliseconds())/max(1, m.arena.PathStepMillis))
 		if a.at >= len(a.path)-1 {
 			m.settle()
-			return m.askBot()
-		}
-		return nil
-	}
-	if m.botAction != nil && m.frame >= m.botReady && m.botOnTurn() {
-		a := *m.botAction
-		m.botAction = nil
-		if err := m.apply(a); err != nil {
-			// A bot's refused move must not stall the table: it scores the
-			// best offer, or flicks what the rules list first.
-			m.logf("%s: %s", m.name(m.s().Current), ruleMessage(err))
-			if fb, ok := m.fallback(); ok {
-				if err := m.apply(fb); err != nil {
-					m.logf("%s: %s", m.name(m.s().Current), ruleMessage(err))
-				}
-			}
-		}
-		if m.anim == nil {
-			return m.askBot()
 		}
 	}
-	return nil
-}
-
-// fallback is a legal move for a bot whose own was refused or failed.
-func (m *Diceflick) fallback() (diceflick.Action, bool) {
-	legal := m.match.Legal(engine.Seat(m.s().Current))
-	if len(legal) == 0 {
-		return diceflick.Action{}, false
-	}
-	return legal[0].(diceflick.Action), true
-}
-
-// askBot asks the bot on turn for its move, off the UI loop.
-func (m *Diceflick) askBot() tea.Cmd {
-	if !m.botOnTurn() || m.anim != nil || m.botAsked || m.botAction != nil {
-		return nil
-	}
-	m.botAsked = true
-	seat := engine.Seat(m.s().Current)
-	bot := m.cfg.Seats[seat].Bot
-	view, legal, gen := m.match.View(seat), m.match.Legal(seat), m.gen
-	return func() (msg tea.Msg) {
-		defer func() {
-			if r := recover(); r != nil {
-				msg = dfBotMsg{gen: gen, err: fmt.Errorf("the bot failed: %v", r)}
-			}
-		}()
-		a, err := bot.Choose(view, legal)
-		return dfBotMsg{gen: gen, action: a, err: err}
-	}
-}
-
-// botAnswer shows the bot's move (its aim, or its scoring choice) for the
-// bot delay; the frame clock plays it.
-func (m *Diceflick) botAnswer(msg dfBotMsg) {
-	if msg.gen != m.gen || !m.botOnTurn() {
-		return
-	}
-	a, ok := msg.action.(diceflick.Action)
-	if msg.err != nil || !ok {
-		if msg.err != nil {
-			m.logf("%s: %v", m.name(m.s().Current), msg.err)
-		} else {
-			m.logf("%s passed, which the table does not allow: it plays a listed move", m.name(m.s().Current))
-		}
-		fb, ok := m.fallback()
-		if !ok {
-			return
-		}
-		a = fb
-	}
-	m.botAction = &a
-	m.botReady = m.frame + m.framesOf(m.cfg.BotDelay)
-	if a.Type == diceflick.ActScore {
-		m.partsFromChoice(a.Choice)
-		m.scoring = true
-	}
-}
-
-// finish runs once when the game is over: it writes the record if asked.
-func (m *Diceflick) finish() {
-	if m.over {
-		return
-	}
-	m.over = true
-	if m.cfg.RecordPath != "" {
-		m.save(m.cfg.RecordPath)
-	}
-}
-
-func (m *Diceflick) recordPath() string {
-	if m.cfg.RecordPath != "" {
-		return m.cfg.RecordPath
-	}
-	return fmt.Sprintf("diceflick-%d.json", m.cfg.Seed)
-}
-
-// save writes the record as JSON (the form `dicehall replay` reads).
-func (m *Diceflick) save(path string) {
-	err := writeRecord(path, m.table.Record)
-	m.saveErr = err
-	if err != nil {
-		m.fail(fmt.Sprintf("could not save the record: %v", err))
-		return
-	}
-	m.saved = path
-	m.say("record saved to " + path)
-}
-
-func (m *Diceflick) quitNow() tea.Cmd {
-	if m.cfg.RecordPath != "" && m.saved == "" && len(m.table.Record.Moves) > 0 {
-		m.save(m.cfg.RecordPath)
-	}
-	m.quit = true
-	return tea.Quit
 }
 
 // Angle and power steps of the aiming keys (shift: the big step).
@@ -466,64 +195,40 @@ const (
 	offsetStep   = 0.1
 )
 
-// key handles one key press.
-func (m *Diceflick) key(k tea.KeyPressMsg) tea.Cmd {
+// Key handles a key the shell did not take.
+func (m *Diceflick) Key(k tea.KeyPressMsg) bool {
 	s := k.String()
-	if s == "ctrl+c" {
-		return m.quitNow()
-	}
-	if m.confirmQuit {
-		m.confirmQuit = false
-		if strings.ToLower(s) == "y" {
-			return m.quitNow()
-		}
-		m.say("")
-		return nil
-	}
-	if m.s().Over() {
-		switch s {
-		case "s":
-			m.save(m.recordPath())
-		case "q", "esc", "enter":
-			return m.quitNow()
-		default:
-			m.say("the game is over: s saves the record, q quits")
-		}
-		return nil
-	}
-	if s == "q" {
-		m.confirmQuit = true
-		m.say("quit the game? y quits, any other key goes on")
-		return nil
-	}
-	if m.anim != nil {
+	switch {
+	case m.s().Over():
+		return false
+	case m.anim != nil:
 		if s == "space" || s == "enter" {
 			m.settle()
-			return m.askBot()
 		}
-		return nil
+	case m.botOnTurn():
+		m.sh.Say(m.sh.botPlaying())
+	case m.scoring:
+		m.scoreKey(s)
+	default:
+		m.aimKey(s)
 	}
-	if m.botOnTurn() {
-		m.say(fmt.Sprintf("%s (bot) is playing: watch, or q to quit", m.name(m.s().Current)))
-		return nil
-	}
-	if m.scoring {
-		return m.scoreKey(s)
-	}
-	return m.aimKey(s)
+	return true
 }
+
+// play plays the move of the person on turn, or shows the rules' reason.
+func (m *Diceflick) play(a diceflick.Action) { m.sh.Act(engine.Seat(m.s().Current), a) }
 
 // aimKey is a key of the person flicking: die, base, angle, power, offset,
 // then the flick.
-func (m *Diceflick) aimKey(s string) tea.Cmd {
+func (m *Diceflick) aimKey(s string) {
 	st := m.s()
 	maxA := st.C.MaxAngle
 	switch s {
 	case "1", "2", "3", "4", "5", "6", "7":
 		d := int(s[0] - '1')
 		if d >= int(st.NHand[st.Current]) {
-			m.fail(fmt.Sprintf("the hand holds %d dice: there is no die %s", st.NHand[st.Current], s))
-			return nil
+			m.sh.Fail(fmt.Sprintf("the hand holds %d dice: there is no die %s", st.NHand[st.Current], s))
+			return
 		}
 		m.die = d
 	case "b", "ctrl+right":
@@ -550,8 +255,8 @@ func (m *Diceflick) aimKey(s string) tea.Cmd {
 		m.flick.Power = clampF(math.Round((m.flick.Power+d)*100)/100, 0, 1)
 	case "[", "]":
 		if !st.ShiftBases {
-			m.fail("the bases stay centred: only the children's variant (--shift-bases) slides them")
-			return nil
+			m.sh.Fail("the bases stay centred: only the children's variant (--shift-bases) slides them")
+			return
 		}
 		d := offsetStep
 		if s == "[" {
@@ -560,25 +265,21 @@ func (m *Diceflick) aimKey(s string) tea.Cmd {
 		m.flick.Offset = clampF(math.Round((m.flick.Offset+d)*10)/10, -1, 1)
 	case "space", "enter":
 		a := diceflick.Action{Type: diceflick.ActFlick, Die: m.die, Flick: m.flick}
-		if err := m.apply(a); err != nil {
-			m.refuse(err)
-			return nil
-		}
-		return m.askBot()
+		m.play(a)
+		return
 	case "s":
 		if !st.MayStop() {
-			m.fail(fmt.Sprintf("%d more flick(s) this turn before scoring", st.FlicksLeft))
-			return nil
+			m.sh.Fail(fmt.Sprintf("%d more flick(s) this turn before scoring", st.FlicksLeft))
+			return
 		}
 		m.startScoring()
-		m.say("the bonus flick is skipped: the die stays in hand")
-		return nil
+		m.sh.Say("the bonus flick is skipped: the die stays in hand")
+		return
 	default:
-		m.fail("aim: 1–3 die, b base, ←/→ angle, ↑/↓ power (shift: big steps), space flicks")
-		return nil
+		m.sh.Fail("aim: 1–3 die, b base, ←/→ angle, ↑/↓ power (shift: big steps), space flicks")
+		return
 	}
-	m.say("")
-	return nil
+	m.sh.Say("")
 }
 
 func clampF(v, lo, hi float64) float64 { return math.Max(lo, math.Min(hi, v)) }
@@ -588,7 +289,7 @@ func clampF(v, lo, hi float64) float64 { return math.Max(lo, math.Min(hi, v)) }
 func (m *Diceflick) Preview() physics.Landing {
 	occ := m.s().Occupied()
 	f := m.flick
-	if b := m.botAction; b != nil && b.Type == diceflick.ActFlick {
+	if b := m.botAction(); b != nil && b.Type == diceflick.ActFlick {
 		f = b.Flick
 	}
 	key := fmt.Sprint(occ, f)
@@ -739,7 +440,7 @@ func (m *Diceflick) Choice() diceflick.Choice {
 }
 
 // scoreKey is a key while the scoring list is up.
-func (m *Diceflick) scoreKey(s string) tea.Cmd {
+func (m *Diceflick) scoreKey(s string) {
 	switch s {
 	case "up":
 		if len(m.parts) > 0 {
@@ -763,22 +464,18 @@ func (m *Diceflick) scoreKey(s string) tea.Cmd {
 	case "esc":
 		if m.s().Phase != diceflick.PhaseScore {
 			m.scoring = false
-			m.say("back to the bonus flick")
-			return nil
+			m.sh.Say("back to the bonus flick")
+			return
 		}
 	case "enter":
 		a := diceflick.Action{Type: diceflick.ActScore, Choice: m.Choice()}
-		if err := m.apply(a); err != nil {
-			m.refuse(err)
-			return nil
-		}
-		return m.askBot()
+		m.play(a)
+		return
 	default:
-		m.fail("score: ↑/↓ choose a part, space switches it, r the best offer again, enter scores")
-		return nil
+		m.sh.Fail("score: ↑/↓ choose a part, space switches it, r the best offer again, enter scores")
+		return
 	}
-	m.say("")
-	return nil
+	m.sh.Say("")
 }
 
 // landText tells where a flicked die came to rest.

@@ -5,7 +5,6 @@ import (
 	"math"
 	"strings"
 
-	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
@@ -261,7 +260,7 @@ func (m *Diceflick) shownAim() (physics.Flick, bool) {
 	if m.anim != nil || m.s().Over() {
 		return physics.Flick{}, false
 	}
-	if b := m.botAction; b != nil && b.Type == diceflick.ActFlick {
+	if b := m.botAction(); b != nil && b.Type == diceflick.ActFlick {
 		return b.Flick, true
 	}
 	if !m.botOnTurn() && !m.scoring && m.s().Phase == diceflick.PhaseFlick {
@@ -311,23 +310,8 @@ func (m *Diceflick) scoredHoles() (scored, cursor uint32) {
 	return scored, cursor
 }
 
-// View renders the whole screen.
-func (m *Diceflick) View() tea.View {
-	v := tea.NewView(m.Render())
-	v.AltScreen = true
-	v.WindowTitle = "dicehall · Diceflick"
-	return v
-}
-
 // Render draws the screen as text (with ANSI styles) at the current size.
-func (m *Diceflick) Render() string {
-	w, h := m.width, m.height
-	if w <= 0 {
-		w = defaultWidth
-	}
-	if h <= 0 {
-		h = defaultHeight
-	}
+func (m *Diceflick) Render(w, h int) string {
 	rep := m.match.Report()
 	shown := &rep
 	if m.anim != nil {
@@ -347,11 +331,12 @@ func (m *Diceflick) Render() string {
 		}
 		lines = append(lines, l)
 	}
-	return screenFooter(lines, m.message, m.msgIsError, m.log, m.dfHelp(), w, h)
+	msg, isErr := m.sh.Message()
+	return screenFooter(lines, msg, isErr, m.sh.Log(), m.dfHelp(), w, h)
 }
 
 func (m *Diceflick) dfHeader(rep *diceflick.Report, w int) string {
-	info := fmt.Sprintf("round %d/%d · bag %d · seed %d", rep.Round, rep.Rounds, m.s().BagCount(), m.cfg.Seed)
+	info := fmt.Sprintf("round %d/%d · bag %d · seed %d", rep.Round, rep.Rounds, m.s().BagCount(), m.sh.Seed())
 	if rep.Practice {
 		info += " · practice"
 	}
@@ -459,7 +444,7 @@ func (m *Diceflick) aimLines(rep *diceflick.Report) []string {
 		return []string{styleFaint.Render("waiting…")}
 	}
 	die := m.die
-	if b := m.botAction; b != nil {
+	if b := m.botAction(); b != nil {
 		die = b.Die
 	}
 	hand := m.s().HandOf(m.s().Current)
@@ -486,7 +471,7 @@ func (m *Diceflick) aimLines(rep *diceflick.Report) []string {
 	if rep.MayStop && !m.botOnTurn() {
 		out = append(out, styleGreenHd.Render("the bonus flick may be skipped: s scores now"))
 	}
-	if b := m.botAction; b != nil {
+	if b := m.botAction(); b != nil {
 		out = append(out, styleFaint.Render(m.name(m.s().Current)+" takes aim…"))
 	}
 	return out
@@ -567,8 +552,8 @@ func (m *Diceflick) endLines(rep *diceflick.Report) []string {
 	} else {
 		out = append(out, styleWin.Render("winner: "+strings.Join(rep.Winners, " and ")))
 	}
-	if m.saved != "" {
-		out = append(out, styleFaint.Render("record: "+m.saved))
+	if saved, _ := m.sh.Saved(); saved != "" {
+		out = append(out, styleFaint.Render("record: "+saved))
 	}
 	return out
 }
@@ -576,7 +561,7 @@ func (m *Diceflick) endLines(rep *diceflick.Report) []string {
 func (m *Diceflick) dfHelp() string {
 	var keys string
 	switch {
-	case m.confirmQuit:
+	case m.sh.Confirming():
 		keys = "y quits · any other key goes on"
 	case m.s().Over():
 		keys = "s save the record · q quit"
@@ -612,11 +597,11 @@ func (m *Diceflick) logEvents(evs []engine.Event) {
 			if d.Bonus {
 				what = "draws the bonus die:"
 			}
-			m.logf("%s %s %s", d.Player, what, strings.Join(d.Dice, ", "))
+			m.sh.logf("%s %s %s", d.Player, what, strings.Join(d.Dice, ", "))
 		case diceflick.FlickEvent:
-			m.logf("%s flicks the %s die from base %d (angle %s, power %.2f)", m.name(int(e.Seat)), d.Color, d.Flick.Base, degrees(d.Flick.Angle), d.Flick.Power)
+			m.sh.logf("%s flicks the %s die from base %d (angle %s, power %.2f)", m.name(int(e.Seat)), d.Color, d.Flick.Base, degrees(d.Flick.Angle), d.Flick.Power)
 		case diceflick.LandEvent:
-			m.logf("  %s", landText(d))
+			m.sh.logf("  %s", landText(d))
 		case diceflick.ScoreEvent:
 			var parts []string
 			for _, p := range d.Parts {
@@ -636,12 +621,12 @@ func (m *Diceflick) logEvents(evs []engine.Event) {
 			if d.Total < d.Best {
 				t += fmt.Sprintf(" — %d was on offer", d.Best)
 			}
-			m.logf("%s", t)
-			m.say(t)
+			m.sh.logf("%s", t)
+			m.sh.Say(t)
 		case diceflick.RoundEvent:
-			m.logf("── round %d done: %s", d.Round, m.totalsText(d.Totals))
+			m.sh.logf("── round %d done: %s", d.Round, m.totalsText(d.Totals))
 		case diceflick.EndEvent:
-			m.logf("game over: %s", strings.Join(d.Winners, " and ")+" won")
+			m.sh.logf("game over: %s", strings.Join(d.Winners, " and ")+" won")
 		}
 	}
 }
@@ -658,7 +643,7 @@ func (m *Diceflick) totalsText(t []int) string {
 func (m *Diceflick) Summary() string {
 	rep := m.match.Report()
 	var b strings.Builder
-	fmt.Fprintf(&b, "Diceflick, seed %d: ", m.cfg.Seed)
+	fmt.Fprintf(&b, "Diceflick, seed %d: ", m.sh.Seed())
 	if rep.Over {
 		if rep.Practice {
 			fmt.Fprintf(&b, "practice total %d", rep.Players[0].Total)
@@ -673,8 +658,8 @@ func (m *Diceflick) Summary() string {
 		tot = append(tot, fmt.Sprintf("%s %d", p.Name, p.Total))
 	}
 	b.WriteString(" · " + strings.Join(tot, ", "))
-	if m.saved != "" {
-		b.WriteString(" · record " + m.saved)
+	if saved, _ := m.sh.Saved(); saved != "" {
+		b.WriteString(" · record " + saved)
 	}
 	return b.String()
 }
@@ -686,4 +671,19 @@ func degrees(rad float64) string {
 		return "0°"
 	}
 	return fmt.Sprintf("%+.0f°", d)
+}
+
+// Help lists the keys of Diceflick.
+func (m *Diceflick) Help() []string {
+	return []string{
+		"1-3        choose the die to flick from your hand",
+		"b / B      next / previous base (0 south, 1 west, 2 north, 3 east)",
+		"←/→        turn the aim 1° (shift: 5°)",
+		"↑/↓        power ±0.02 (shift: ±0.1)",
+		"[ ]        slide the base (children's variant, --shift-bases)",
+		"space      flick; during a landing: skip ahead",
+		"s          skip the bonus flick and score now",
+		"scoring:   ↑/↓ choose a part, space switches it, r the best offer,",
+		"           enter scores, esc back to the bonus flick",
+	}
 }

@@ -1,7 +1,6 @@
 package tui
 
 import (
-	"strings"
 	"testing"
 
 	"github.com/charmbracelet/x/exp/golden"
@@ -43,21 +42,13 @@ func TestGolden(t *testing.T) {
 			if c.edit != nil {
 				edits = append(edits, c.edit)
 			}
-			m := newGame(t, c.players, c.seed, c.w, c.h, edits...)
-			press(t, m, c.keys...)
+			g := newGame(t, c.players, c.seed, c.w, c.h, edits...)
+			g.keys(c.keys...)
 			if c.play {
-				playByKeys(t, m, c.seed)
+				playByKeys(t, g, c.seed)
 			}
-			out := screen(m)
-			lines := strings.Split(out, "\n")
-			if len(lines) != c.h {
-				t.Fatalf("%d lines on a %d-line screen", len(lines), c.h)
-			}
-			for i, l := range lines {
-				if w := len([]rune(l)); w > c.w {
-					t.Fatalf("line %d is %d wide on a %d-wide screen: %q", i, w, c.w, l)
-				}
-			}
+			out := g.screen()
+			checkSize(t, out, c.w, c.h)
 			golden.RequireEqual(t, out)
 		})
 	}

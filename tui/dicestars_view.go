@@ -5,18 +5,11 @@ import (
 	"image/color"
 	"strings"
 
-	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/dicehall/dicehall/engine"
 	"github.com/dicehall/dicehall/games/dicestars"
-)
-
-// Screen size used until the terminal reports its own.
-const (
-	defaultWidth  = 100
-	defaultHeight = 30
 )
 
 // Colours of the paper sheet: each die colour, the green bonus cells, the
@@ -76,23 +69,9 @@ func dieChip(d dicestars.Die) string {
 
 func keyHint(k string) string { return styleKey.Render("[" + k + "]") }
 
-// View renders the whole screen.
-func (m *DiceStars) View() tea.View {
-	v := tea.NewView(m.Render())
-	v.AltScreen = true
-	v.WindowTitle = "dicehall · Dice Stars"
-	return v
-}
-
-// Render draws the screen as text (with ANSI styles) at the current size.
-func (m *DiceStars) Render() string {
-	w, h := m.width, m.height
-	if w <= 0 {
-		w = defaultWidth
-	}
-	if h <= 0 {
-		h = defaultHeight
-	}
+// Render draws the screen as text (with ANSI styles) at w×h.
+func (m *DiceStars) Render(w, h int) string {
+	m.width = w
 	rep := m.match.SeatView(engine.Spectator)
 
 	top := []string{m.headerLine(rep, w)}
@@ -112,14 +91,16 @@ func (m *DiceStars) Render() string {
 	lines := append(top, sheets...)
 	lines = append(lines, bottom...)
 	room := h - len(lines) - 1
-	if room <= 1 && m.message == "" && len(m.log) > 0 {
+	msg, _ := m.sh.Message()
+	log := m.sh.Log()
+	if room <= 1 && msg == "" && len(log) > 0 {
 		// No room for the log: the message line shows the last action.
-		lines[len(lines)-1] = styleFaint.Render(m.log[len(m.log)-1])
+		lines[len(lines)-1] = styleFaint.Render(log[len(log)-1])
 	}
-	if room > 1 && len(m.log) > 0 {
+	if room > 1 && len(log) > 0 {
 		lines = append(lines, styleFaint.Render("── log "+strings.Repeat("─", max(0, min(w, 60)-7))))
 		room--
-		lines = append(lines, m.log[max(0, len(m.log)-room):]...)
+		lines = append(lines, log[max(0, len(log)-room):]...)
 	}
 	for len(lines) < h-1 {
 		lines = append(lines, "")
@@ -135,9 +116,9 @@ func (m *DiceStars) Render() string {
 }
 
 func (m *DiceStars) headerLine(v *dicestars.View, w int) string {
-	info := fmt.Sprintf("seed %d · turn %d", m.cfg.Seed, v.Turns+1)
+	info := fmt.Sprintf("seed %d · turn %d", m.sh.Seed(), v.Turns+1)
 	if v.Over {
-		info = fmt.Sprintf("seed %d · %d turns", m.cfg.Seed, v.Turns)
+		info = fmt.Sprintf("seed %d · %d turns", m.sh.Seed(), v.Turns)
 	}
 	left := styleTitle.Render(" DICE STARS ") + " " + styleFaint.Render(info)
 	var right string
@@ -146,7 +127,7 @@ func (m *DiceStars) headerLine(v *dicestars.View, w int) string {
 		right = styleTurn.Render("game over")
 	default:
 		p := int(m.match.S.Current)
-		right = styleTurn.Render("▶ " + m.name(p) + m.cfg.Seats[p].botLabel() + " to play")
+		right = styleTurn.Render("▶ " + m.name(p) + m.sh.Seats()[p].botLabel() + " to play")
 	}
 	gap := max(1, w-lipgloss.Width(left)-lipgloss.Width(right))
 	return left + strings.Repeat(" ", gap) + right
@@ -218,8 +199,6 @@ func (m *DiceStars) sheetDims() (rows, maxG, maxM int) {
 	return dicestars.NumRows, maxG, maxM
 }
 
-const sheetHeight = dicestars.NumRows + 3
-
 // sheetsBlock lays out the sheets in the room left: all in full when they
 // fit, else the focused sheet (tab) in full and one line for each other,
 // else one line each.
@@ -271,7 +250,7 @@ func (m *DiceStars) sheetsBlock(rep *dicestars.Report, w, room int) []string {
 
 func (m *DiceStars) playerTitle(rep *dicestars.Report, p int) string {
 	t := styleBold.Render(rep.Players[p].Name)
-	t += styleFaint.Render(m.cfg.Seats[p].botLabel())
+	t += styleFaint.Render(m.sh.Seats()[p].botLabel())
 	if !rep.Over && int(m.match.S.Current) == p {
 		t = styleTurn.Render("▶ ") + t
 	}
@@ -377,17 +356,18 @@ func center(s string, w int) string {
 func (m *DiceStars) actionLines(v *dicestars.View) []string {
 	s := &m.match.S
 	seat := m.currentSeat()
-	if m.confirmQuit {
+	if m.sh.Confirming() {
 		return []string{styleError.Render("Quit the game?") + " The game is not over. " + keyHint("y") + " quit  " + keyHint("n") + " keep playing"}
 	}
 	if seat.IsBot() {
+		thinking := m.sh.Thinking(m.current())
 		verb := "is choosing…"
 		switch {
 		case s.Phase == dicestars.PhaseRoll:
 			verb = "is rolling…"
-		case m.thinking && s.Phase == dicestars.PhaseDraw:
+		case thinking && s.Phase == dicestars.PhaseDraw:
 			verb = "is deciding how many dice to draw…"
-		case m.thinking:
+		case thinking:
 			verb = "is choosing dice…"
 		}
 		return []string{styleTurn.Render(seat.Name+seat.botLabel()+" ") + verb}
@@ -445,12 +425,7 @@ func (m *DiceStars) actionLines(v *dicestars.View) []string {
 	return nil
 }
 
-func (m *DiceStars) widthOr() int {
-	if m.width > 0 {
-		return m.width
-	}
-	return defaultWidth
-}
+func (m *DiceStars) widthOr() int { return m.width }
 
 // wrapChoices lays out choices on as few lines as fit the width.
 func wrapChoices(ch []string, w int) []string {
@@ -515,20 +490,23 @@ func (m *DiceStars) pickerLines() []string {
 	return lines
 }
 
+// messageLine is the answer to the last key; the quit question is asked
+// in the action lines instead.
 func (m *DiceStars) messageLine() string {
-	if m.message == "" {
+	msg, isErr := m.sh.Message()
+	switch {
+	case msg == "" || m.sh.Confirming():
 		return ""
+	case isErr:
+		return styleError.Render("✗ " + msg)
 	}
-	if m.msgIsError {
-		return styleError.Render("✗ " + m.message)
-	}
-	return styleBold.Render("» " + m.message)
+	return styleBold.Render("» " + msg)
 }
 
 func (m *DiceStars) helpLine() string {
 	var h string
 	switch {
-	case m.confirmQuit:
+	case m.sh.Confirming():
 		h = "y quit · n keep playing"
 	case m.match.S.Over():
 		h = "s save record · q quit"
@@ -585,9 +563,9 @@ func (m *DiceStars) endLines(v *dicestars.View) []string {
 	}
 	lines = append(lines, styleBold.Render(l), styleWin.Render(m.Outcome()))
 
-	save := keyHint("s") + " save the record to " + m.cfg.DefaultRecordPath()
-	if m.saved != "" {
-		save = "Record saved to " + m.saved + " (dicehall replay shows it)."
+	save := keyHint("s") + " save the record to " + m.sh.DefaultRecordPath()
+	if saved, _ := m.sh.Saved(); saved != "" {
+		save = "Record saved to " + saved + " (dicehall replay shows it)."
 	}
 	lines = append(lines, save+"  "+keyHint("q")+" quit")
 	return lines
@@ -629,17 +607,30 @@ func (m *DiceStars) Summary() string {
 	for i, p := range rep.Players {
 		scores[i] = fmt.Sprintf("%s %d", p.Name, p.Total)
 	}
-	s := fmt.Sprintf("Dice Stars, seed %d: %s.", m.cfg.Seed, strings.Join(scores, ", "))
+	s := fmt.Sprintf("Dice Stars, seed %d: %s.", m.sh.Seed(), strings.Join(scores, ", "))
 	if rep.Over {
 		s += " " + m.Outcome()
 	} else {
 		s += fmt.Sprintf(" Left after %d turns.", rep.Turns)
 	}
-	switch {
-	case m.saved != "":
-		s += "\nRecord saved to " + m.saved + "."
-	case m.saveErr != nil:
-		s += "\nThe record was not saved: " + m.saveErr.Error()
+	switch saved, err := m.sh.Saved(); {
+	case saved != "":
+		s += "\nRecord saved to " + saved + "."
+	case err != nil:
+		s += "\nThe record was not saved: " + err.Error()
 	}
 	return s
+}
+
+// Help lists the keys of Dice Stars.
+func (m *DiceStars) Help() []string {
+	return []string{
+		"1 2 3   before the roll: draw that many dice from the bag",
+		"r       on a refill turn: put the reserve back into the bag too",
+		"k p b o take all dice of a colour (black, purple, blue, orange)",
+		"2-6     after the roll: take all dice of that value",
+		"s       take the stars: then a row key 2-6 per star, enter confirms,",
+		"        backspace undoes, esc cancels",
+		"tab     show another player's sheet in full (small windows)",
+	}
 }

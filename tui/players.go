@@ -5,30 +5,69 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"sync"
 
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/dicehall/dicehall/engine"
 )
 
-// playerSpec is one entry of a --players list: a person's name, or a bot
-// kind with the name it plays under.
-type playerSpec struct {
-	Name    string
-	BotKind string // "" for a person
+// Seat is one player at this terminal: a person at the shared keyboard
+// (hot-seat) or a bot, for any game.
+type Seat struct {
+	Name string
+	// BotKind and Bot are set for a bot seat ("random", "hard", ...).
+	BotKind string
+	Bot     engine.Controller
+	// mu serialises the bot: an answer for an old version of the game may
+	// still be running when the next question is asked, and a bot's own
+	// state (its random stream) is not safe for concurrent use.
+	mu *sync.Mutex
 }
 
-// parsePlayerList reads "ann,bot:expert,bob=bot:greedy" for any game: names,
-// bot:KIND, or NAME=bot:KIND. Unnamed bots are called after their kind
-// ("greedy", "greedy 2"); names must be unique, case-insensitively.
-// newBot is called for every bot entry (index, kind) so the game can build
-// it and refuse unknown kinds.
-func parsePlayerList(list string, newBot func(i int, kind string) error) ([]playerSpec, error) {
-	var specs []playerSpec
+// IsBot reports whether the seat is played by a bot.
+func (s Seat) IsBot() bool { return s.Bot != nil }
+
+// botLabel is what follows a bot's name on screen: " (bot)", or
+// " (bot KIND)" when the name does not say the kind.
+func (s Seat) botLabel() string {
+	switch {
+	case !s.IsBot():
+		return ""
+	case strings.HasPrefix(strings.ToLower(s.Name), s.BotKind):
+		return " (bot)"
+	}
+	return " (bot " + s.BotKind + ")"
+}
+
+// DefaultPlayers is the --players value when none is given: you against
+// the game's default bot (you alone when it has none).
+func DefaultPlayers(info engine.Info) string {
+	if info.DefaultBot == "" {
+		return "you"
+	}
+	return "you,bot:" + info.DefaultBot
+}
+
+// ParsePlayers reads a comma-separated player list for game g: plain names
+// are people at the keyboard; "bot:KIND" (or "NAME=bot:KIND") seats one of
+// the game's bots (Info.Bots), seeded with engine.SplitSeed(seed, seat).
+// Unnamed bots are called after their kind ("greedy", "greedy 2"); names
+// must be unique, case-insensitively.
+func ParsePlayers(g engine.Game, list string, seed uint64) ([]Seat, error) {
+	info := g.Info()
+	if n := len(strings.Split(list, ",")); n < info.MinPlayers || n > info.MaxPlayers {
+		if info.MinPlayers == info.MaxPlayers {
+			return nil, fmt.Errorf("%s is for %d players, not %d", info.Title, info.MinPlayers, n)
+		}
+		return nil, fmt.Errorf("%s is for %d to %d players, not %d", info.Title, info.MinPlayers, info.MaxPlayers, n)
+	}
+	provider, _ := g.(engine.BotProvider)
+	var seats []Seat
 	used := map[string]bool{}
 	for i, p := range strings.Split(list, ",") {
 		p = strings.TrimSpace(p)
-		s := playerSpec{Name: p}
+		s := Seat{Name: p}
 		kind, isBot := "", false
 		if n, k, ok := strings.Cut(p, "="); ok && strings.HasPrefix(strings.ToLower(strings.TrimSpace(k)), "bot:") {
 			s.Name, kind, isBot = strings.TrimSpace(n), strings.TrimSpace(k)[len("bot:"):], true
@@ -37,10 +76,11 @@ func parsePlayerList(list string, newBot func(i int, kind string) error) ([]play
 		}
 		if isBot {
 			kind = strings.ToLower(strings.TrimSpace(kind))
-			if err := newBot(i, kind); err != nil {
+			bot, err := newBot(info, provider, kind, engine.SplitSeed(seed, uint64(i)))
+			if err != nil {
 				return nil, fmt.Errorf("player %d (%q): %w", i+1, p, err)
 			}
-			s.BotKind = kind
+			s.BotKind, s.Bot, s.mu = kind, bot, &sync.Mutex{}
 			if s.Name == "" {
 				s.Name = kind
 				for k := 2; used[strings.ToLower(s.Name)]; k++ {
@@ -55,9 +95,24 @@ func parsePlayerList(list string, newBot func(i int, kind string) error) ([]play
 			return nil, fmt.Errorf("two players are named %q", s.Name)
 		}
 		used[strings.ToLower(s.Name)] = true
-		specs = append(specs, s)
+		seats = append(seats, s)
 	}
-	return specs, nil
+	return seats, nil
+}
+
+// newBot seats a bot of a kind the game lists.
+func newBot(info engine.Info, provider engine.BotProvider, kind string, seed uint64) (engine.Controller, error) {
+	if provider == nil || len(info.Bots) == 0 {
+		return nil, fmt.Errorf("%s has no bots", info.Title)
+	}
+	if !info.HasBot(kind) {
+		return nil, fmt.Errorf("%s has no bot %q (bots: %s)", info.Title, kind, strings.Join(info.BotKinds(), ", "))
+	}
+	b, err := provider.NewBot(kind, seed)
+	if err != nil {
+		return nil, fmt.Errorf("%s bot %q: %w", info.Title, kind, err)
+	}
+	return b, nil
 }
 
 // writeRecord saves a game record as indented JSON, the form `dicehall
