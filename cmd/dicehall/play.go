@@ -6,213 +6,303 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"slices"
+	"strconv"
 	"strings"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/dicehall/dicehall/engine"
 	"github.com/dicehall/dicehall/games/all"
-	"github.com/dicehall/dicehall/games/bookworm"
-	"github.com/dicehall/dicehall/games/diceflick"
-	"github.com/dicehall/dicehall/games/diceflick/physics"
 	"github.com/dicehall/dicehall/tui"
 )
 
-var playFlags struct {
-	players  string
-	seed     uint64
-	soloGrid int
-	botDelay time.Duration
-	record   string
-	// Bookworm only.
-	noSpecial bool
-	think     int
-	countdown int
-	// Diceflick only.
-	shiftBases bool
-}
+func init() { rootCmd.AddCommand(newPlayCmd(all.Registry, runScreen)) }
 
-var playCmd = &cobra.Command{
-	Use:   "play GAME",
-	Short: "Play a game full-screen in the terminal: hot-seat, with bots in any seat",
-	Long: `Play a game full-screen in the terminal.
+// newPlayCmd is `dicehall play GAME` for the games of reg: one path for
+// every game, its table options as flags built from each game's Info. run
+// plays the configured game (tests pass their own).
+func newPlayCmd(reg *engine.Registry, run func(tui.Config) error) *cobra.Command {
+	infos := gameInfos(reg)
+	opts, err := optionFlags(infos)
+	if err != nil {
+		// Two games give one flag different types: a bug in their Info,
+		// which the tests of this command catch.
+		panic(err)
+	}
+	var fl struct {
+		players  string
+		seed     uint64
+		botDelay time.Duration
+		record   string
+	}
+	cmd := &cobra.Command{
+		Use:   "play GAME",
+		Short: "Play a game full-screen in the terminal: hot-seat, with bots in any seat",
+		Long: `Play a game full-screen in the terminal.
 
 Several people share the keyboard (hot-seat); any seat can be a bot.
 --players lists the seats in turn order: plain names are people, bot:KIND
-seats a bot (random, greedy, expert), NAME=bot:KIND names it. One player is
-the solo variant.
+seats one of the game's bots, NAME=bot:KIND names it. Without --players you
+play against the game's default bot. dicehall games lists each game's seats,
+bots and options.
 
-Keys are listed on screen; q quits (after asking).`,
-	Example: `  dicehall play dicestars
-  dicehall play dicestars --players ann,bob,bot:expert --seed 42
-  dicehall play dicestars --players ann --solo-grid 25
-  dicehall play dicestars --players bot:random,bot:greedy --bot-delay 300ms --record game.json
-  dicehall play bookworm --players ann,bot:hard,bot:easy --seed 7
-  dicehall play bookworm --players ann,bob --no-special --think 20 --countdown 5 --record words.json
-  dicehall play diceflick --players ann,bot:hard --seed 3 --record flick.json`,
-	Args:      cobra.ExactArgs(1),
-	ValidArgs: []string{"dicestars", "bookworm", "diceflick"},
-	RunE:      runPlay,
+The table options are flags; each says in brackets which game takes it, and
+a flag of another game is refused. Keys are listed on screen (f1: all of
+them); q quits (after asking).`,
+		Example:   examplesText(infos),
+		Args:      cobra.ExactArgs(1),
+		ValidArgs: reg.IDs(),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			id := strings.ToLower(args[0])
+			g, ok := reg.Lookup(id)
+			if !ok {
+				return fmt.Errorf("unknown game %q (have %s)", args[0], strings.Join(reg.IDs(), ", "))
+			}
+			info := g.Info()
+			if !tui.HasBoard(info.ID) {
+				return fmt.Errorf("no terminal client for %s yet", info.Title)
+			}
+			options, err := optionsJSON(cmd.Flags(), opts, info)
+			if err != nil {
+				return err
+			}
+			if fl.botDelay < 0 {
+				return fmt.Errorf("--bot-delay %v: must not be negative", fl.botDelay)
+			}
+			seed, err := playSeed(cmd.Flags().Changed("seed"), fl.seed)
+			if err != nil {
+				return err
+			}
+			players := fl.players
+			if !cmd.Flags().Changed("players") {
+				players = tui.DefaultPlayers(info)
+			}
+			seats, err := tui.ParsePlayers(g, players, seed)
+			if err != nil {
+				return err
+			}
+			return run(tui.Config{Game: g, Seats: seats, Options: options, Seed: seed,
+				BotDelay: fl.botDelay, RecordPath: fl.record})
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&fl.players, "players", "", "seats in turn order: names, bot:KIND, NAME=bot:KIND (default: you against the game's default bot)")
+	f.Uint64Var(&fl.seed, "seed", 0, "seed of the dice, for a reproducible game (default: random, shown on screen)")
+	f.DurationVar(&fl.botDelay, "bot-delay", engine.DefaultBotDelayMs*time.Millisecond, "game time a bot takes before each step, unless it paces itself")
+	f.StringVar(&fl.record, "record", "", "write the game record as JSON to this file at the end (for dicehall replay)")
+	for _, o := range opts {
+		o.register(f)
+	}
+	return cmd
 }
 
-func init() {
-	f := playCmd.Flags()
-	f.StringVar(&playFlags.players, "players", tui.DefaultPlayers, "seats in turn order: names, bot:KIND, NAME=bot:KIND (one player: solo)")
-	f.Uint64Var(&playFlags.seed, "seed", 0, "seed of the dice, for a reproducible game (default: random, shown on screen)")
-	f.IntVar(&playFlags.soloGrid, "solo-grid", 0, "cells of the solo grid (solo variant; default: the layout's 30)")
-	f.DurationVar(&playFlags.botDelay, "bot-delay", 700*time.Millisecond, "pause before each bot step (draw, roll, take)")
-	f.StringVar(&playFlags.record, "record", "", "write the game record as JSON to this file at the end (for dicehall replay)")
-	f.BoolVar(&playFlags.noSpecial, "no-special", false, "bookworm: play without the green Special die")
-	f.IntVar(&playFlags.think, "think", 10, "bookworm: seconds of quiet think time at the start of a turn")
-	f.IntVar(&playFlags.countdown, "countdown", 5, "bookworm: seconds of the visible countdown after the think time")
-	f.BoolVar(&playFlags.shiftBases, "shift-bases", false, "diceflick: the children's variant, bases slide along their side")
-	rootCmd.AddCommand(playCmd)
+// gameInfos describes the games of reg, in the registry's order.
+func gameInfos(reg *engine.Registry) []engine.Info {
+	var infos []engine.Info
+	for _, id := range reg.IDs() {
+		g, _ := reg.Lookup(id)
+		infos = append(infos, g.Info())
+	}
+	return infos
 }
 
-func runPlay(cmd *cobra.Command, args []string) error {
-	game := strings.ToLower(args[0])
-	switch game {
-	case "bookworm":
-		return runPlayBookworm(cmd)
-	case "diceflick":
-		return runPlayDiceflick(cmd)
-	}
-	if game != "dicestars" {
-		if _, ok := all.Registry.Lookup(game); ok {
-			return fmt.Errorf("no terminal client for %s yet (dicestars, bookworm and diceflick have one)", game)
-		}
-		return fmt.Errorf("unknown game %q (have %s)", args[0], strings.Join(all.Registry.IDs(), ", "))
-	}
-	seed, err := playSeed(cmd)
-	if err != nil {
-		return err
-	}
-	if playFlags.botDelay < 0 {
-		return fmt.Errorf("--bot-delay must not be negative")
-	}
-	seats, err := tui.ParsePlayers(playFlags.players, seed)
-	if err != nil {
-		return err
-	}
-	m, err := tui.NewDiceStars(tui.Config{
-		Seats: seats, Seed: seed, SoloGrid: playFlags.soloGrid,
-		BotDelay: playFlags.botDelay, RecordPath: playFlags.record,
-	})
-	if err != nil {
-		return err
-	}
-	return runScreen(m)
-}
-
-// runScreen runs a full-screen game and, back on the normal screen, leaves
+// runScreen plays a game full-screen and, back on the normal screen, leaves
 // its result where the player sees it.
-func runScreen(m interface {
-	tea.Model
-	Summary() string
-}) error {
-	if _, err := tea.NewProgram(m).Run(); err != nil {
+func runScreen(cfg tui.Config) error {
+	sh, err := tui.New(cfg)
+	if err != nil {
+		return err
+	}
+	if _, err := tea.NewProgram(sh).Run(); err != nil {
 		return fmt.Errorf("terminal: %w", err)
 	}
-	fmt.Fprintln(os.Stdout, m.Summary())
+	fmt.Fprintln(os.Stdout, sh.Summary())
 	return nil
 }
 
-// playSeed is --seed, or a random seed when none is given.
-func playSeed(cmd *cobra.Command) (uint64, error) {
-	if cmd.Flags().Changed("seed") {
-		return playFlags.seed, nil
+// playSeed is --seed when given, else a random seed.
+func playSeed(given bool, seed uint64) (uint64, error) {
+	if given {
+		return seed, nil
 	}
 	var b [8]byte
 	if _, err := rand.Read(b[:]); err != nil {
-		return 0, err
+		return 0, fmt.Errorf("random seed: %w", err)
 	}
 	return binary.LittleEndian.Uint64(b[:]) >> 1, nil // keep it readable as a positive int64 too
 }
 
-// runPlayBookworm is `dicehall play bookworm`: the registry's Bookworm (its
-// deck, lexicon and, when it has them, bots) at a real-time terminal table.
-func runPlayBookworm(cmd *cobra.Command) error {
-	g, ok := all.Registry.Lookup("bookworm")
-	if !ok {
-		return fmt.Errorf("bookworm is not registered")
-	}
-	bw, ok := g.(bookworm.Game)
-	if !ok {
-		return fmt.Errorf("bookworm is registered as %T, not bookworm.Game", g)
-	}
-	seed, err := playSeed(cmd)
-	if err != nil {
-		return err
-	}
-	spec := playFlags.players
-	if !cmd.Flags().Changed("players") {
-		spec = tui.DefaultBookwormPlayers
-	}
-	// The bots come with the game when it provides them; without, only
-	// people can play.
-	bots, _ := g.(engine.BotProvider)
-	seats, err := tui.ParseBookwormPlayers(spec, seed, bots)
-	if err != nil {
-		return err
-	}
-	special := !playFlags.noSpecial
-	opts, err := json.Marshal(bookworm.Options{Special: &special, ThinkSeconds: &playFlags.think, CountdownSeconds: &playFlags.countdown})
-	if err != nil {
-		return err
-	}
-	cfg := tui.BookwormConfig{Seats: seats, Seed: seed, Game: bw, Options: opts,
-		RecordPath: playFlags.record, Tick: 100 * time.Millisecond}
-	if cmd.Flags().Changed("bot-delay") {
-		if playFlags.botDelay < 0 {
-			return fmt.Errorf("--bot-delay must not be negative")
-		}
-		cfg.BotDelay = playFlags.botDelay
-	}
-	m, err := tui.NewBookworm(cfg)
-	if err != nil {
-		return err
-	}
-	return runScreen(m)
+// optionFlag is one command-line flag of table options and the games that
+// take it. Flags are parsed before the game is known, so `play` offers the
+// union of every game's flags and refuses those of another game afterwards.
+type optionFlag struct {
+	name   string
+	typ    engine.OptionType
+	owners []flagOwner
 }
 
-// runPlayDiceflick is `dicehall play diceflick`: the registry's Diceflick
-// (its arena simulator and, when it has them, bots) at a terminal table.
-func runPlayDiceflick(cmd *cobra.Command) error {
-	g, ok := all.Registry.Lookup("diceflick")
-	if !ok {
-		return fmt.Errorf("diceflick is not registered")
+// flagOwner is a game that takes a flag, and the option the flag sets.
+type flagOwner struct {
+	game string
+	spec engine.OptionSpec
+}
+
+// optionFlags gathers the option flags of every game, in the games' order.
+// A flag two games share must have one type.
+func optionFlags(infos []engine.Info) ([]*optionFlag, error) {
+	var out []*optionFlag
+	byName := map[string]*optionFlag{}
+	for _, info := range infos {
+		for _, spec := range info.Options {
+			if spec.Flag == "" {
+				continue
+			}
+			o := byName[spec.Flag]
+			if o == nil {
+				o = &optionFlag{name: spec.Flag, typ: spec.Type}
+				byName[spec.Flag] = o
+				out = append(out, o)
+			}
+			if o.typ != spec.Type {
+				return nil, fmt.Errorf("--%s has two types: %s in %s, %s in %s",
+					spec.Flag, o.typ, o.owners[0].game, spec.Type, info.ID)
+			}
+			o.owners = append(o.owners, flagOwner{game: info.ID, spec: spec})
+		}
 	}
-	df, ok := g.(diceflick.Game)
-	if !ok {
-		return fmt.Errorf("diceflick is registered as %T, not diceflick.Game", g)
+	return out, nil
+}
+
+// games lists the ids of the games that take the flag.
+func (o *optionFlag) games() []string {
+	ids := make([]string, len(o.owners))
+	for i, w := range o.owners {
+		ids[i] = w.game
 	}
-	seed, err := playSeed(cmd)
+	return ids
+}
+
+func (o *optionFlag) owner(game string) (engine.OptionSpec, bool) {
+	for _, w := range o.owners {
+		if w.game == game {
+			return w.spec, true
+		}
+	}
+	return engine.OptionSpec{}, false
+}
+
+// register adds the flag to f. Its help is the first game's, followed by
+// the games that take it; an int shows its default when they agree on it.
+func (o *optionFlag) register(f *pflag.FlagSet) {
+	first := o.owners[0].spec
+	usage := first.Help + " [" + strings.Join(o.games(), ", ") + "]"
+	switch o.typ {
+	case engine.OptionBool:
+		f.Bool(o.name, false, usage)
+	case engine.OptionInt:
+		def := intDefault(first)
+		for _, w := range o.owners[1:] {
+			if intDefault(w.spec) != def {
+				def = 0
+			}
+		}
+		f.Int(o.name, def, usage)
+	}
+}
+
+func intDefault(spec engine.OptionSpec) int {
+	n, _ := strconv.Atoi(string(spec.Default))
+	return n
+}
+
+// optionsJSON is the options object of the flags set on the command line
+// for the game of info: defaults stay the game's. A set flag that the game
+// does not take is refused, naming the games that do and the flags this
+// one takes. nil means no option was set.
+func optionsJSON(f *pflag.FlagSet, flags []*optionFlag, info engine.Info) (json.RawMessage, error) {
+	opts := map[string]any{}
+	for _, o := range flags {
+		if !f.Changed(o.name) {
+			continue
+		}
+		spec, ok := o.owner(info.ID)
+		if !ok {
+			return nil, fmt.Errorf("--%s is an option of %s, not of %s; %s %s",
+				o.name, strings.Join(o.games(), " and "), info.ID, info.ID, takesText(flags, info.ID))
+		}
+		switch spec.Type {
+		case engine.OptionBool:
+			set, _ := f.GetBool(o.name)
+			var def bool
+			if err := json.Unmarshal(spec.Default, &def); err != nil {
+				return nil, fmt.Errorf("--%s: the default of %s: %w", o.name, spec.Name, err)
+			}
+			// The flag flips the default (--no-special turns special off).
+			opts[spec.Name] = def != set
+		case engine.OptionInt:
+			n, _ := f.GetInt(o.name)
+			if n < spec.Min || n > spec.Max {
+				return nil, fmt.Errorf("--%s %d: %s takes %d to %d", o.name, n, info.ID, spec.Min, spec.Max)
+			}
+			opts[spec.Name] = n
+		}
+	}
+	if len(opts) == 0 {
+		return nil, nil
+	}
+	b, err := json.Marshal(opts)
 	if err != nil {
-		return err
+		return nil, fmt.Errorf("encode the options: %w", err)
 	}
-	if playFlags.botDelay < 0 {
-		return fmt.Errorf("--bot-delay must not be negative")
+	return b, nil
+}
+
+// takesText lists the option flags of a game.
+func takesText(flags []*optionFlag, game string) string {
+	var names []string
+	for _, o := range flags {
+		if slices.Contains(o.games(), game) {
+			names = append(names, "--"+o.name)
+		}
 	}
-	spec := playFlags.players
-	if !cmd.Flags().Changed("players") {
-		spec = tui.DefaultDiceflickPlayers
+	if len(names) == 0 {
+		return "takes no option flags"
 	}
-	// Without bots from the game, only people can play.
-	bots, _ := g.(engine.BotProvider)
-	seats, err := tui.ParseDiceflickPlayers(spec, seed, bots)
-	if err != nil {
-		return err
+	return "takes: " + strings.Join(names, ", ")
+}
+
+// examplesText shows each game started plainly, then with a seed, its
+// first option flag and the players that option is for (a one-player
+// option alone, else against the default bot).
+func examplesText(infos []engine.Info) string {
+	var lines []string
+	for _, info := range infos {
+		if !tui.HasBoard(info.ID) {
+			continue
+		}
+		lines = append(lines, "  dicehall play "+info.ID)
+		players, flag := "ann,bob", ""
+		if info.DefaultBot != "" {
+			players = "ann,bot:" + info.DefaultBot
+		}
+		for _, spec := range info.Options {
+			if spec.Flag == "" {
+				continue
+			}
+			flag = " --" + spec.Flag
+			if spec.Type == engine.OptionInt {
+				flag += " " + string(spec.Default)
+			}
+			if spec.OnePlayerOnly {
+				players = "ann"
+			}
+			break
+		}
+		lines = append(lines, "  dicehall play "+info.ID+" --players "+players+" --seed 7"+flag+" --record game.json")
 	}
-	opts, err := json.Marshal(diceflick.Options{ShiftBases: playFlags.shiftBases})
-	if err != nil {
-		return err
-	}
-	m, err := tui.NewDiceflick(tui.DiceflickConfig{Seats: seats, Seed: seed, Game: df, Arena: &physics.DefaultArena,
-		Options: opts, RecordPath: playFlags.record, BotDelay: playFlags.botDelay})
-	if err != nil {
-		return err
-	}
-	return runScreen(m)
+	return strings.Join(lines, "\n")
 }
