@@ -34,6 +34,7 @@ type bwAction struct {
 	Category  *int     `json:"category"`
 	TurnTo    *string  `json:"turnTo"`
 	Word      *string  `json:"word"`
+	Name      *string  `json:"name"` // the wire's spelling of word
 	Take      *string  `json:"take"`
 	Die       *int     `json:"die"`
 	From      *string  `json:"from"`
@@ -62,13 +63,17 @@ type bwStep struct {
 
 func (bookwormAdapter) Decode(raw json.RawMessage, st engine.State) (Step, error) {
 	var j bwAction
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&j); err != nil {
+	if err := engine.DecodeStrict(raw, &j); err != nil {
 		return nil, fmt.Errorf("bookworm action: %w", err)
 	}
 	if bytes.Equal(bytes.TrimSpace(raw), []byte("null")) {
 		return nil, fmt.Errorf("bookworm action: want an object, got null")
+	}
+	if j.Name != nil {
+		if j.Word != nil {
+			return nil, fmt.Errorf(`"word" and "name" are one field: give one of them`)
+		}
+		j.Word = j.Name
 	}
 	forms := []struct {
 		set  bool
@@ -122,9 +127,6 @@ func (bookwormAdapter) Decode(raw json.RawMessage, st engine.State) (Step, error
 		}
 		s.chance, s.action = true, bookworm.RollNames(j.Roll...)
 	case "category":
-		if *j.Category < 0 || *j.Category > 2 {
-			return nil, fmt.Errorf("category: %d, want 0, 1 or 2 (the card's easy, medium or hard line)", *j.Category)
-		}
 		s.action = bookworm.ChooseCategory(*j.Category)
 	case "turnTo":
 		f, err := bookworm.ParseSpecial(*j.TurnTo)
@@ -143,14 +145,11 @@ func (bookwormAdapter) Decode(raw json.RawMessage, st engine.State) (Step, error
 	case "allow":
 		s.action = bookworm.Allow()
 	case "vote":
-		switch strings.ToLower(*j.Vote) {
-		case "accept":
-			s.action = bookworm.Vote(true)
-		case "reject":
-			s.action = bookworm.Vote(false)
-		default:
-			return nil, fmt.Errorf("vote: %q, want accept or reject", *j.Vote)
+		accept, err := bookworm.ParseVote(*j.Vote)
+		if err != nil {
+			return nil, err
 		}
+		s.action = bookworm.Vote(accept)
 	case "timeout":
 		s.action = bookworm.Timeout()
 	}
@@ -168,9 +167,6 @@ func decodeWord(j *bwAction, s *bwStep, st engine.State) (Step, error) {
 		if j.From != nil {
 			return nil, fmt.Errorf(`word: "from" goes with "take"; a die number says where the die is`)
 		}
-		if *j.Die < 0 || *j.Die >= bookworm.MaxDice {
-			return nil, fmt.Errorf("word: die %d, want 0 to %d", *j.Die, bookworm.MaxDice-1)
-		}
 		s.action = bookworm.Name(*j.Word, *j.Die)
 	default:
 		if strings.TrimSpace(*j.Take) == "" {
@@ -187,11 +183,11 @@ func decodeWord(j *bwAction, s *bwStep, st engine.State) (Step, error) {
 		}
 	}
 	if j.Letter != nil {
-		l := strings.ToLower(*j.Letter)
-		if len(l) != 1 || l[0] < 'a' || l[0] > 'z' {
-			return nil, fmt.Errorf("word: letter %q, want one letter a–z", *j.Letter)
+		l, err := bookworm.ParseLetter(*j.Letter)
+		if err != nil {
+			return nil, fmt.Errorf("word: %w", err)
 		}
-		s.action.Letter = l[0]
+		s.action.Letter = l
 	}
 	return s, nil
 }
@@ -261,7 +257,7 @@ func (s *bwStep) Play(t *engine.Runner) ([]engine.Event, error) {
 		if err != nil {
 			return nil, err
 		}
-		a.Die = int8(d)
+		a.Die = d
 	}
 	more, err := t.Play(engine.Move{Seat: seat, At: at, Action: a})
 	if err != nil {

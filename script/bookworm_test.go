@@ -13,24 +13,22 @@ const bwHead = `{"game":"bookworm","players":["ann","bob","cy"],"actions":[{"car
 
 func TestBookwormMalformed(t *testing.T) {
 	for name, actions := range map[string]string{
-		"two forms":        `{"word":"dog","take":"D","vote":"accept"}`,
-		"no form":          `{"at":5}`,
-		"unknown field":    `{"word":"dog","take":"D","face":"D"}`,
-		"take and die":     `{"word":"dog","take":"D","die":1}`,
-		"die and from":     `{"word":"dog","die":1,"from":"bob"}`,
-		"from nobody":      `{"word":"dog","take":"D","from":"zed"}`,
-		"by nobody":        `{"vote":"accept","by":"zed"}`,
-		"by on chance":     `{"card":2,"by":"ann"}`,
-		"bad vote":         `{"vote":"maybe","by":"ann"}`,
-		"false flag":       `{"challenge":false}`,
-		"at and after":     `{"timeout":true,"at":5,"after":5}`,
-		"negative time":    `{"timeout":true,"at":-5}`,
-		"category 3":       `{"category":3}`,
-		"turn to nothing":  `{"turnTo":"up"}`,
-		"letter two":       `{"word":"cat","take":"C/K","letter":"ck"}`,
-		"take on a vote":   `{"vote":"accept","take":"D"}`,
-		"roll of nine":     `{"roll":["D","D","D","D","D","D","D","D","D"]}`,
-		"die out of range": `{"word":"dog","die":9}`,
+		"two forms":       `{"word":"dog","take":"D","vote":"accept"}`,
+		"no form":         `{"at":5}`,
+		"unknown field":   `{"word":"dog","take":"D","face":"D"}`,
+		"take and die":    `{"word":"dog","take":"D","die":1}`,
+		"die and from":    `{"word":"dog","die":1,"from":"bob"}`,
+		"from nobody":     `{"word":"dog","take":"D","from":"zed"}`,
+		"by nobody":       `{"vote":"accept","by":"zed"}`,
+		"by on chance":    `{"card":2,"by":"ann"}`,
+		"bad vote":        `{"vote":"maybe","by":"ann"}`,
+		"false flag":      `{"challenge":false}`,
+		"at and after":    `{"timeout":true,"at":5,"after":5}`,
+		"negative time":   `{"timeout":true,"at":-5}`,
+		"turn to nothing": `{"turnTo":"up"}`,
+		"letter two":      `{"word":"cat","take":"C/K","letter":"ck"}`,
+		"take on a vote":  `{"vote":"accept","take":"D"}`,
+		"roll of nine":    `{"roll":["D","D","D","D","D","D","D","D","D"]}`,
 	} {
 		out := run(t, bwHead+actions+`]}`)
 		if out.Code != ExitMalformed || !strings.Contains(string(out.Stdout), `"action": 3`) {
@@ -51,6 +49,7 @@ func TestBookwormRefusals(t *testing.T) {
 		{"speaker votes", `{"word":"unicorn","take":"a-z"},{"challenge":true,"by":"cy"},{"vote":"accept","by":"bob"}`, bookworm.RuleOwnWord, 5},
 		{"timeout too early", `{"timeout":true,"at":14999}`, bookworm.RuleNotYetTimedOut, 3},
 		{"roll twice", `{"roll":["C/K","D","M","P","A","B","N","a-z"]}`, "wrong-action", 3},
+		{"die out of range", `{"word":"dog","die":9}`, bookworm.RuleNoSuchDie, 3},
 	}
 	for _, c := range cases {
 		f := failureOf(t, run(t, bwHead+c.actions+`]}`))

@@ -163,12 +163,14 @@ func (f dfFlickStep) Play(t *engine.Runner) ([]engine.Event, error) {
 	if err != nil {
 		return nil, err
 	}
-	if f.land == nil && m.Sim == nil && !m.S.Over() {
-		return nil, engine.Refuse(RuleNoPhysics, `this table has no physics simulation: give the flick's "land" (and "face")`)
-	}
 	more, err := t.Play(engine.Move{Seat: actor(t.State), Action: f.flick})
 	if err != nil {
 		return nil, err
+	}
+	// After the rules accepted the flick, so that a flick they refuse gets
+	// their code, as on the wire (the runner undoes the flick).
+	if f.land == nil && m.Sim == nil {
+		return nil, engine.Refuse(RuleNoPhysics, `this table has no physics simulation: give the flick's "land" (and "face")`)
 	}
 	ev = append(ev, more...)
 	var fixed engine.Action

@@ -148,3 +148,31 @@ func TestDiceflickRealPhysics(t *testing.T) {
 		t.Fatalf("exit %d; same script, same seed, different outcomes:\n%s\n%s", a.Code, a.Stdout, b.Stdout)
 	}
 }
+
+// TestDiceflickNoPhysics: a table without a simulation refuses a flick the
+// script does not land with no-physics, but only a flick the rules accept:
+// one they refuse gets their code, as on the wire.
+func TestDiceflickNoPhysics(t *testing.T) {
+	ad, _ := AdapterFor("diceflick")
+	for action, want := range map[string]string{
+		`{"flick":{"die":0,"power":0.5}}`: RuleNoPhysics,
+		`{"flick":{"die":5,"power":0.5}}`: diceflick.RuleNoSuchDie,
+		`{"flick":{"die":0,"base":4}}`:    diceflick.RuleBadFlick,
+	} {
+		tab, err := engine.NewRunner(diceflick.Game{}, []string{"ann"}, nil, 1, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := tab.ResolveChance(0, nil); err != nil {
+			t.Fatal(err)
+		}
+		st, err := ad.Decode(json.RawMessage(action), tab.State)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = st.Play(tab)
+		if re, ok := engine.AsRuleError(err); !ok || re.Rule != want {
+			t.Errorf("%s: %v, want %s", action, err, want)
+		}
+	}
+}

@@ -1,7 +1,6 @@
 package script
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -12,55 +11,61 @@ import (
 
 func init() { Register("dicestars", diceStars{}) }
 
-// diceStars is the script adapter of Dice Stars. A script draw is the
+// diceStars is the script adapter of Dice Stars. A script action is the
+// wire action (dicestars.DecodeAction: the same grammar as records and the
+// web) plus "dice", which fixes the roll that follows a draw. A draw is the
 // current player's Draw move followed by nature's Roll (the dice the script
-// lists, or a sample from the seed); a take is one move.
+// lists, or a sample from the seed); a take is one move. Every number goes
+// to the rules as given, so a script and a browser get the same refusal.
 type diceStars struct{}
 
-// maxMultipliers bounds a star choice's list: no sheet has more multiplier
-// cells (7 per row at most), and the bound keeps per-row counts in a byte.
-const maxMultipliers = 64
-
-// dsAction is the script form of a Dice Stars action. Pointers tell an
-// absent field from a zero one.
-type dsAction struct {
-	Draw          *int64   `json:"draw"`
-	Dice          []string `json:"dice"`
-	ReturnReserve *bool    `json:"returnReserve"`
-	Take          *string  `json:"take"`
-	Color         *string  `json:"color"`
-	Value         *int64   `json:"value"`
-	Multipliers   []int64  `json:"multipliers"`
-}
-
 func (diceStars) Decode(raw json.RawMessage, st engine.State) (Step, error) {
-	var j dsAction
-	if err := engine.DecodeStrict(raw, &j); err != nil {
+	var fields map[string]json.RawMessage
+	if err := engine.DecodeStrict(raw, &fields); err != nil {
 		return nil, fmt.Errorf("dice stars action: %w", err)
 	}
-	if bytes.Equal(bytes.TrimSpace(raw), []byte("null")) {
+	if fields == nil {
 		return nil, fmt.Errorf("dice stars action: want an object, got null")
 	}
-	switch {
-	case j.Draw != nil && j.Take != nil:
+	if _, ok := fields["roll"]; ok {
+		// Nature's move: a script fixes it with a draw's "dice".
+		return nil, fmt.Errorf(`dice stars action: json: unknown field "roll"`)
+	}
+	diceRaw, hasDice := fields["dice"]
+	delete(fields, "dice")
+	wire, err := json.Marshal(fields)
+	if err != nil {
+		return nil, fmt.Errorf("dice stars action: %w", err)
+	}
+	_, draw := fields["draw"]
+	_, take := fields["take"]
+	if draw && take {
 		return nil, fmt.Errorf(`an action is either a "draw" or a "take", not both`)
-	case j.Draw != nil:
-		return decodeDraw(&j)
-	case j.Take != nil:
-		return decodeTake(&j, st)
 	}
-	return nil, fmt.Errorf(`an action needs "draw" (a number of dice) or "take" (color, value or stars)`)
-}
-
-func decodeDraw(j *dsAction) (Step, error) {
-	if j.Color != nil || j.Value != nil || j.Multipliers != nil {
-		return nil, fmt.Errorf("draw: color, value and multipliers belong to a take")
+	if !draw && !take {
+		return nil, fmt.Errorf(`an action needs "draw" (a number of dice) or "take" (color, value or stars)`)
 	}
-	d := &dsDraw{n: *j.Draw, returnReserve: j.ReturnReserve != nil && *j.ReturnReserve}
-	if j.Dice != nil {
+	a, err := dicestars.DecodeAction(wire)
+	if err != nil {
+		return nil, err
+	}
+	if a.Type != dicestars.ActDraw {
+		if hasDice {
+			return nil, fmt.Errorf("take: dice belong to a draw")
+		}
+		return dsTake{a}, nil
+	}
+	d := &dsDraw{action: a}
+	var dice []string
+	if hasDice {
+		if err := engine.DecodeStrict(diceRaw, &dice); err != nil {
+			return nil, fmt.Errorf("draw: dice: %w", err)
+		}
+	}
+	if dice != nil {
 		d.fixed = true
-		d.dice = make([]dicestars.Die, len(j.Dice))
-		for i, s := range j.Dice {
+		d.dice = make([]dicestars.Die, len(dice))
+		for i, s := range dice {
 			die, err := dicestars.ParseDie(s)
 			if err != nil {
 				return nil, fmt.Errorf("draw: dice[%d]: %w", i, err)
@@ -77,71 +82,6 @@ func decodeDraw(j *dsAction) (Step, error) {
 	return d, nil
 }
 
-func decodeTake(j *dsAction, st engine.State) (Step, error) {
-	if j.Dice != nil || j.ReturnReserve != nil {
-		return nil, fmt.Errorf("take: dice and returnReserve belong to a draw")
-	}
-	t := &dsTake{}
-	switch strings.ToLower(*j.Take) {
-	case "color", "colour":
-		if j.Color == nil {
-			return nil, fmt.Errorf(`take color: "color" is missing`)
-		}
-		if j.Value != nil || j.Multipliers != nil {
-			return nil, fmt.Errorf("take color: value and multipliers belong to other takes")
-		}
-		c, err := dicestars.ParseColor(*j.Color)
-		if err != nil {
-			return nil, fmt.Errorf("take color: %w", err)
-		}
-		t.action = dicestars.TakeColor(c)
-	case "value":
-		if j.Value == nil {
-			return nil, fmt.Errorf(`take value: "value" is missing`)
-		}
-		if j.Color != nil || j.Multipliers != nil {
-			return nil, fmt.Errorf("take value: color and multipliers belong to other takes")
-		}
-		t.action = dicestars.TakeValue(0)
-		t.value = *j.Value
-		if t.value >= 0 && t.value <= 255 {
-			// Any byte goes to the rules, which name the values they accept.
-			t.action.Value = uint8(t.value)
-		}
-	case "stars":
-		if j.Multipliers == nil {
-			return nil, fmt.Errorf(`take stars: "multipliers" is missing (one row value per star, [] for none)`)
-		}
-		if j.Color != nil || j.Value != nil {
-			return nil, fmt.Errorf("take stars: color and value belong to other takes")
-		}
-		if len(j.Multipliers) > maxMultipliers {
-			return nil, fmt.Errorf("take stars: %d multipliers, at most %d", len(j.Multipliers), maxMultipliers)
-		}
-		m, ok := st.(*dicestars.Match)
-		if !ok {
-			return nil, fmt.Errorf("take stars: not a dice stars game (%T)", st)
-		}
-		t.action = dicestars.Action{Type: dicestars.ActTakeStars}
-		for _, v := range j.Multipliers {
-			r := -1
-			if v >= 2 && v <= 6 {
-				r = m.S.L.RowOf(int(v))
-			}
-			if r < 0 {
-				// Left to the rules' turn: a row the sheet lacks is refused
-				// like any other wrong placement.
-				t.badRow = append(t.badRow, v)
-				continue
-			}
-			t.action.Mult[r]++
-		}
-	default:
-		return nil, fmt.Errorf(`take: %q is not "color", "value" or "stars"`, *j.Take)
-	}
-	return t, nil
-}
-
 // actor is the seat whose turn it is (seat 0 once the game is over, where
 // the rules refuse every move anyway).
 func actor(st engine.State) engine.Seat {
@@ -152,22 +92,14 @@ func actor(st engine.State) engine.Seat {
 }
 
 type dsDraw struct {
-	n             int64
-	returnReserve bool
-	fixed         bool
-	dice          []dicestars.Die
+	action dicestars.Action
+	fixed  bool
+	dice   []dicestars.Die
 }
 
 func (d *dsDraw) Play(t *engine.Runner) ([]engine.Event, error) {
-	n := d.n
-	if n < 0 || n > 255 {
-		n = 0 // refused below as a wrong count, with the script's number
-	}
-	ev, err := t.Play(engine.Move{Seat: actor(t.State), Action: dicestars.Draw(int(n), d.returnReserve)})
+	ev, err := t.Play(engine.Move{Seat: actor(t.State), Action: d.action})
 	if err != nil {
-		if re, ok := engine.AsRuleError(err); ok && re.Rule == dicestars.RuleDrawCount && n != d.n {
-			return nil, engine.Refuse(re.Rule, fmt.Sprintf("a draw is of 1, 2 or 3 dice, not %d", d.n))
-		}
 		return nil, err
 	}
 	m := t.State.(*dicestars.Match)
@@ -192,24 +124,11 @@ func (d *dsDraw) Play(t *engine.Runner) ([]engine.Event, error) {
 	return append(ev, more...), nil
 }
 
-type dsTake struct {
-	action dicestars.Action
-	value  int64   // the script's value, for messages when it is out of range
-	badRow []int64 // multiplier rows the sheet does not have
-}
+// dsTake is a take: one move of the player on turn.
+type dsTake struct{ action dicestars.Action }
 
-func (tk *dsTake) Play(t *engine.Runner) ([]engine.Event, error) {
-	mv := engine.Move{Seat: actor(t.State), Action: tk.action}
-	if err := t.State.Check(mv); err != nil {
-		if re, ok := engine.AsRuleError(err); ok && re.Rule == dicestars.RuleBadValue && tk.action.Type == dicestars.ActTakeValue && int64(tk.action.Value) != tk.value {
-			return nil, engine.Refuse(re.Rule, fmt.Sprintf("a value choice is 2 to 6, not %d", tk.value))
-		}
-		return nil, err
-	}
-	if len(tk.badRow) > 0 {
-		return nil, engine.Refuse(dicestars.RuleMultipliers, fmt.Sprintf("the sheet has no row %d for a multiplier (rows are 2 to 6)", tk.badRow[0]))
-	}
-	return t.Play(mv)
+func (tk dsTake) Play(t *engine.Runner) ([]engine.Event, error) {
+	return t.Play(engine.Move{Seat: actor(t.State), Action: tk.action})
 }
 
 func (diceStars) Report(st engine.State) any {

@@ -35,10 +35,10 @@ type Action struct {
 	Card     int             // ActCard: the card's ID
 	NDice    uint8           // ActRoll: dice rolled (8, or 7 without the Special die)
 	Faces    [MaxDice]uint8  // ActRoll: face index per die
-	Category uint8           // ActCategory: 0, 1 or 2
+	Category int             // ActCategory: 0, 1 or 2 (any number: the rules refuse the others)
 	Face     Special         // ActTurnTo
 	Word     string          // ActName, as typed
-	Die      int8            // ActName: the die taken (display or another player)
+	Die      int             // ActName: the die taken (display or another player; any number: the rules refuse one that does not exist)
 	Letter   byte            // ActName: optional, the letter claimed ('a'..'z'; 0 = the word's first)
 	Accept   bool            // ActVote
 	raw      [MaxDice]string // ActRoll from JSON: face names before they are matched to dice
@@ -55,9 +55,9 @@ func (a Action) Kind() string {
 
 // Constructors, for tests, bots and clients.
 func DrawCard(id int) Action           { return Action{Type: ActCard, Card: id} }
-func ChooseCategory(i int) Action      { return Action{Type: ActCategory, Category: uint8(i)} }
+func ChooseCategory(i int) Action      { return Action{Type: ActCategory, Category: i} }
 func TurnTo(f Special) Action          { return Action{Type: ActTurnTo, Face: f} }
-func Name(word string, die int) Action { return Action{Type: ActName, Word: word, Die: int8(die)} }
+func Name(word string, die int) Action { return Action{Type: ActName, Word: word, Die: die} }
 func TakeQuestion() Action             { return Action{Type: ActQuestion} }
 func GiveUp() Action                   { return Action{Type: ActGiveUp} }
 func Challenge() Action                { return Action{Type: ActChallenge} }
@@ -65,7 +65,7 @@ func Allow() Action                    { return Action{Type: ActAllow} }
 func Vote(accept bool) Action          { return Action{Type: ActVote, Accept: accept} }
 func Timeout() Action                  { return Action{Type: ActTimeout} }
 func NameAs(word string, die int, letter byte) Action {
-	return Action{Type: ActName, Word: word, Die: int8(die), Letter: letter}
+	return Action{Type: ActName, Word: word, Die: die, Letter: letter}
 }
 
 // Roll is a chance outcome with the face index of every die, in die order.
@@ -160,13 +160,13 @@ func (a Action) MarshalJSON() ([]byte, error) {
 			}
 		}
 	case ActCategory:
-		c := int(a.Category)
+		c := a.Category
 		j.Category = &c
 	case ActTurnTo:
 		s := a.Face.String()
 		j.TurnTo = &s
 	case ActName:
-		w, d := a.Word, int(a.Die)
+		w, d := a.Word, a.Die
 		j.Name, j.Die = &w, &d
 		if a.Letter != 0 {
 			l := string(rune(a.Letter))
@@ -206,7 +206,9 @@ func faceNameFor(c *Components, n, i int, f uint8) string {
 	return fmt.Sprintf("face%d", f)
 }
 
-// UnmarshalJSON decodes the wire form strictly.
+// UnmarshalJSON decodes the wire form strictly. It judges the form only: a
+// category or a die number out of range is well formed, and the rules
+// refuse it with their code, as they do the same action from a script.
 func (a *Action) UnmarshalJSON(data []byte) error {
 	var j actionJSON
 	if err := engine.DecodeStrict(data, &j); err != nil {
@@ -254,9 +256,6 @@ func (j *actionJSON) action() (Action, error) {
 		}
 		return RollNames(j.Roll...), nil
 	case ActCategory:
-		if *j.Category < 0 || *j.Category > 2 {
-			return Action{}, fmt.Errorf("category: %d, want 0, 1 or 2", *j.Category)
-		}
 		return ChooseCategory(*j.Category), nil
 	case ActTurnTo:
 		f, err := ParseSpecial(*j.TurnTo)
@@ -268,15 +267,12 @@ func (j *actionJSON) action() (Action, error) {
 		if j.Die == nil {
 			return Action{}, fmt.Errorf(`name: "die" is missing`)
 		}
-		if *j.Die < 0 || *j.Die >= MaxDice {
-			return Action{}, fmt.Errorf("name: die %d, want 0 to %d", *j.Die, MaxDice-1)
-		}
 		if utf8Len(*j.Name) > 4*MaxWordRunes {
 			return Action{}, fmt.Errorf("name: the word is too long")
 		}
 		a := Name(*j.Name, *j.Die)
 		if j.Letter != nil {
-			l, err := parseLetter(*j.Letter)
+			l, err := ParseLetter(*j.Letter)
 			if err != nil {
 				return Action{}, err
 			}
@@ -284,21 +280,31 @@ func (j *actionJSON) action() (Action, error) {
 		}
 		return a, nil
 	case ActVote:
-		switch strings.ToLower(*j.Vote) {
-		case "accept", "yes":
-			return Vote(true), nil
-		case "reject", "no":
-			return Vote(false), nil
+		accept, err := ParseVote(*j.Vote)
+		if err != nil {
+			return Action{}, err
 		}
-		return Action{}, fmt.Errorf("vote: %q, want accept or reject", *j.Vote)
+		return Vote(accept), nil
 	}
 	return Action{Type: kind}, nil
 }
 
 func utf8Len(s string) int { return len([]rune(s)) }
 
-// parseLetter reads a claimed letter: one of a–z, either case.
-func parseLetter(s string) (byte, error) {
+// ParseVote reads a vote: "accept" (or "yes") or "reject" (or "no"),
+// either case.
+func ParseVote(s string) (accept bool, err error) {
+	switch strings.ToLower(s) {
+	case "accept", "yes":
+		return true, nil
+	case "reject", "no":
+		return false, nil
+	}
+	return false, fmt.Errorf("vote: %q, want accept or reject", s)
+}
+
+// ParseLetter reads a claimed letter: one of a–z, either case.
+func ParseLetter(s string) (byte, error) {
 	if len(s) == 1 {
 		c := s[0] | 0x20
 		if c >= 'a' && c <= 'z' {

@@ -241,7 +241,7 @@ func TestHardTactics(t *testing.T) {
 	// Points: Z (3) beats the 1- and 2-point dice.
 	m := atTurns(t, 2, `{"special": false}`, "C/K", "D", "M", "P", "A", "Z", "N")
 	a, ok := choose(t, perfectBot(testLex), m, 1)
-	if !ok || a.Die != int8(dieShowing(t, m, "Z")) {
+	if !ok || a.Die != dieShowing(t, m, "Z") {
 		t.Fatalf("chose %v, want the Z die", a)
 	}
 
@@ -252,7 +252,7 @@ func TestHardTactics(t *testing.T) {
 	m.S.Totals[0] = 10
 	hold(m, 0, dieShowing(t, m, "A"))
 	a, ok = choose(t, perfectBot(testLex), m, 1)
-	if !ok || a.Die != int8(dieShowing(t, m, "A")) {
+	if !ok || a.Die != dieShowing(t, m, "A") {
 		t.Fatalf("chose %v, want to steal the A die from the leader", a)
 	}
 
@@ -367,7 +367,7 @@ func TestBotCategoryAndFace(t *testing.T) {
 	if a, ok := choose(t, perfectBot(lex), m, 0); !ok || a.Type != ActCategory || a.Category != 2 {
 		t.Fatalf("chose %v, want category 2 (cheeses)", a)
 	}
-	picked := map[uint8]bool{}
+	picked := map[int]bool{}
 	for seed := range uint64(30) {
 		b, _ := NewBot("easy", seed, lex)
 		a, _ := choose(t, b, m, 0)

@@ -20,6 +20,9 @@ func TestActionJSONRoundTrip(t *testing.T) {
 		`{"vote":"accept"}`:                    Vote(true),
 		`{"vote":"reject"}`:                    Vote(false),
 		`{"timeout":true}`:                     Timeout(),
+		// Well formed, for the rules to refuse (bad-category, no-such-die).
+		`{"category":3}`:          ChooseCategory(3),
+		`{"name":"cat","die":-8}`: Name("cat", -8),
 	}
 	for text, want := range cases {
 		got, err := DecodeAction([]byte(text))
@@ -36,8 +39,8 @@ func TestActionJSONRoundTrip(t *testing.T) {
 	if enc, _ := json.Marshal(Roll(0, 1, 0, 0, 0, 0, 5, 3)); string(enc) != `{"roll":["C/K","D","M","M","A","A","X/Y","dots"]}` {
 		t.Errorf("roll by index encodes as %s", enc)
 	}
-	for _, bad := range []string{``, `{}`, `null`, `[]`, `{"card":1,"category":1}`, `{"category":3}`, `{"turnTo":"up"}`,
-		`{"name":"cat"}`, `{"name":"cat","die":8}`, `{"name":"cat","die":0,"letter":"ck"}`, `{"vote":"maybe"}`,
+	for _, bad := range []string{``, `{}`, `null`, `[]`, `{"card":1,"category":1}`, `{"turnTo":"up"}`,
+		`{"name":"cat"}`, `{"name":"cat","die":0,"letter":"ck"}`, `{"vote":"maybe"}`,
 		`{"roll":[]}`, `{"roll":["a","b","c","d","e","f","g","h","i"]}`, `{"challenge":true,"die":1}`, `{"timeout":true,"x":1}`,
 		`{"question":false}`, `{"card":1} {}`} {
 		if a, err := DecodeAction([]byte(bad)); err == nil {

@@ -155,7 +155,7 @@ func (s *State) check(seat engine.Seat, at int64, a Action) (checked, error) {
 		if a.Type != ActCategory {
 			return c, wrongAction("choose one of the card's 3 categories first")
 		}
-		if a.Category > 2 {
+		if a.Category < 0 || a.Category > 2 {
 			return c, refuse(RuleBadCategory, "a card has categories 0, 1 and 2, not %d", a.Category)
 		}
 	case PhaseTurnTo:
@@ -330,7 +330,7 @@ func (s *State) checkName(p int8, a Action) (checked, error) {
 			return c, refuse(RuleAlreadyNamed, "%q was already named this round (as %q)", a.Word, w.Word)
 		}
 	}
-	d := int(a.Die)
+	d := a.Die
 	if d < 0 || d >= int(s.NDice) {
 		return c, refuse(RuleNoSuchDie, "there is no die %d", a.Die)
 	}
@@ -420,7 +420,7 @@ func (s *State) Apply(seat engine.Seat, at int64, a Action) ([]engine.Event, err
 	case ActRoll:
 		s.roll(e, c.roll)
 	case ActCategory:
-		s.chooseCategory(e, a.Category)
+		s.chooseCategory(e, uint8(a.Category))
 	case ActTurnTo:
 		s.Faces[s.special()] = uint8(a.Face)
 		e.add("special-turned", SpecialEvent{Face: a.Face.String()})
@@ -509,10 +509,10 @@ func (s *State) startTurn(e *emitter, p int8, from int64) {
 
 func (s *State) name(e *emitter, p int8, a Action, c checked) {
 	known := s.Known(strings.TrimSpace(a.Word))
-	s.Named = append(s.Named, NamedWord{Seat: p, Word: strings.TrimSpace(a.Word), Key: c.key, Die: a.Die,
+	s.Named = append(s.Named, NamedWord{Seat: p, Word: strings.TrimSpace(a.Word), Key: c.key, Die: int8(a.Die),
 		From: c.from, Letter: c.letter, Known: known, Status: WordPending})
 	s.Pending = int8(len(s.Named) - 1)
-	e.add("word", WordEvent{Word: strings.TrimSpace(a.Word), Die: int(a.Die), Letter: string(rune(c.letter - 'a' + 'A')),
+	e.add("word", WordEvent{Word: strings.TrimSpace(a.Word), Die: a.Die, Letter: string(rune(c.letter - 'a' + 'A')),
 		From: int(c.from), Known: known})
 	if known {
 		s.accept(e)

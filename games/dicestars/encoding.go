@@ -42,7 +42,7 @@ func (a Action) String() string {
 	case ActTakeValue:
 		return fmt.Sprintf("take %ds", a.Value)
 	case ActTakeStars:
-		rows := a.multRows(&DefaultLayout)
+		rows := a.multRows()
 		parts := make([]string, len(rows))
 		for i, r := range rows {
 			parts[i] = strconv.Itoa(r)
@@ -52,16 +52,25 @@ func (a Action) String() string {
 	return "invalid action"
 }
 
-// multRows lists one row value per multiplier cell marked, top row first.
-func (a Action) multRows(l *Layout) []int {
+// multRows lists one row value per multiplier cell named, lowest value
+// first; a row no sheet has is written as 0.
+func (a Action) multRows() []int {
 	rows := []int{}
-	for r, m := range a.Mult {
-		for i := 0; i < int(m); i++ {
-			rows = append(rows, l.RowValues[r])
+	for range a.OffSheet {
+		rows = append(rows, 0)
+	}
+	for i, m := range a.Mult {
+		for range m {
+			rows = append(rows, LowRow+i)
 		}
 	}
 	return rows
 }
+
+// MaxMultipliers bounds a star choice's list on the wire and in scripts:
+// no sheet has more multiplier cells (7 per row at most), and the bound
+// keeps every count in a byte.
+const MaxMultipliers = 64
 
 // actionJSON is the wire form of an action; the same shapes appear in
 // scripts (docs/scripts.md) and game records.
@@ -69,14 +78,14 @@ type actionJSON struct {
 	Draw          *int     `json:"draw,omitempty"`
 	ReturnReserve *bool    `json:"returnReserve,omitempty"`
 	Roll          []string `json:"roll,omitempty"`
-	Take          string   `json:"take,omitempty"`
-	Color         string   `json:"color,omitempty"`
+	Take          *string  `json:"take,omitempty"`
+	Color         *string  `json:"color,omitempty"`
 	Value         *int     `json:"value,omitempty"`
-	Multipliers   []int    `json:"multipliers,omitempty"`
+	Multipliers   *[]int   `json:"multipliers,omitempty"` // a pointer: a star take always writes its list, [] included
 }
 
-// MarshalJSON encodes with the default layout's row values (multiplier rows
-// are named by value, which every valid layout shares: 2..6).
+// MarshalJSON encodes the wire form. Multiplier rows are named by value, as
+// Action.Mult counts them, so the JSON needs no layout.
 func (a Action) MarshalJSON() ([]byte, error) {
 	var j actionJSON
 	switch a.Type {
@@ -96,12 +105,14 @@ func (a Action) MarshalJSON() ([]byte, error) {
 			j.Roll[i] = d.String()
 		}
 	case ActTakeColor:
-		j.Take, j.Color = "color", a.Color.String()
+		take, c := "color", a.Color.String()
+		j.Take, j.Color = &take, &c
 	case ActTakeValue:
-		v := int(a.Value)
-		j.Take, j.Value = "value", &v
+		take, v := "value", int(a.Value)
+		j.Take, j.Value = &take, &v
 	case ActTakeStars:
-		j.Take, j.Multipliers = "stars", a.multRows(&DefaultLayout)
+		take, rows := "stars", a.multRows()
+		j.Take, j.Multipliers = &take, &rows
 	default:
 		return nil, fmt.Errorf("encode: invalid dice stars action type %d", a.Type)
 	}
@@ -109,7 +120,9 @@ func (a Action) MarshalJSON() ([]byte, error) {
 }
 
 // UnmarshalJSON decodes the wire form strictly: unknown fields and
-// contradictory forms are errors.
+// contradictory forms are errors. Numbers are taken as given: a draw of 5,
+// a value of 7 or a multiplier in row 9 is well formed, and the rules refuse
+// it with their own code, as they do the same action from a script.
 func (a *Action) UnmarshalJSON(data []byte) error {
 	var j actionJSON
 	if err := engine.DecodeStrict(data, &j); err != nil {
@@ -131,7 +144,7 @@ func (j *actionJSON) action() (Action, error) {
 	if j.Roll != nil {
 		forms++
 	}
-	if j.Take != "" {
+	if j.Take != nil {
 		forms++
 	}
 	if forms != 1 {
@@ -139,19 +152,16 @@ func (j *actionJSON) action() (Action, error) {
 	}
 	switch {
 	case j.Draw != nil:
-		if *j.Draw < 1 || *j.Draw > 3 {
-			return Action{}, fmt.Errorf("draw: %d dice, want 1, 2 or 3", *j.Draw)
-		}
-		if j.Color != "" || j.Value != nil || j.Multipliers != nil {
+		if j.Color != nil || j.Value != nil || j.Multipliers != nil {
 			return Action{}, fmt.Errorf("draw: unexpected take fields")
 		}
-		return Draw(*j.Draw, j.ReturnReserve != nil && *j.Draw > 0 && *j.ReturnReserve), nil
+		return Draw(*j.Draw, j.ReturnReserve != nil && *j.ReturnReserve), nil
 	case j.Roll != nil:
 		// An empty roll is never legal and would not survive encoding.
 		if len(j.Roll) < 1 || len(j.Roll) > 3 {
 			return Action{}, fmt.Errorf("roll: %d dice, want 1, 2 or 3", len(j.Roll))
 		}
-		if j.ReturnReserve != nil || j.Color != "" || j.Value != nil || j.Multipliers != nil {
+		if j.ReturnReserve != nil || j.Color != nil || j.Value != nil || j.Multipliers != nil {
 			return Action{}, fmt.Errorf("roll: unexpected draw or take fields")
 		}
 		dice := make([]Die, len(j.Roll))
@@ -167,9 +177,12 @@ func (j *actionJSON) action() (Action, error) {
 	if j.ReturnReserve != nil {
 		return Action{}, fmt.Errorf("take: returnReserve belongs to a draw")
 	}
-	switch j.Take {
+	switch strings.ToLower(*j.Take) {
 	case "color", "colour":
-		c, err := ParseColor(j.Color)
+		if j.Color == nil {
+			return Action{}, fmt.Errorf(`take color: "color" is missing`)
+		}
+		c, err := ParseColor(*j.Color)
 		if err != nil {
 			return Action{}, fmt.Errorf("take color: %w", err)
 		}
@@ -178,27 +191,26 @@ func (j *actionJSON) action() (Action, error) {
 		}
 		return TakeColor(c), nil
 	case "value":
-		if j.Value == nil || *j.Value < 2 || *j.Value > 6 {
-			return Action{}, fmt.Errorf("take value: value must be 2..6")
+		if j.Value == nil {
+			return Action{}, fmt.Errorf(`take value: "value" is missing`)
 		}
-		if j.Color != "" || j.Multipliers != nil {
+		if j.Color != nil || j.Multipliers != nil {
 			return Action{}, fmt.Errorf("take value: unexpected color or multipliers")
 		}
 		return TakeValue(*j.Value), nil
 	case "stars":
-		if j.Color != "" || j.Value != nil {
+		if j.Color != nil || j.Value != nil {
 			return Action{}, fmt.Errorf("take stars: unexpected color or value")
 		}
-		if len(j.Multipliers) > 20 {
-			return Action{}, fmt.Errorf("take stars: too many multipliers")
+		if j.Multipliers == nil {
+			return Action{}, fmt.Errorf(`take stars: "multipliers" is missing (one row value per star, [] for none)`)
 		}
-		a, err := DefaultLayout.TakeStars(j.Multipliers...)
-		if err != nil {
-			return Action{}, fmt.Errorf("take stars: %w", err)
+		if len(*j.Multipliers) > MaxMultipliers {
+			return Action{}, fmt.Errorf("take stars: %d multipliers, at most %d", len(*j.Multipliers), MaxMultipliers)
 		}
-		return a, nil
+		return TakeStars(*j.Multipliers...), nil
 	}
-	return Action{}, fmt.Errorf("take: %q is not color, value or stars", j.Take)
+	return Action{}, fmt.Errorf("take: %q is not color, value or stars", *j.Take)
 }
 
 // DecodeAction reads an action in its JSON form.

@@ -64,11 +64,14 @@ func ExampleLayout_SoloMarks() {
 	// 3
 }
 
+// Decoding judges the form only; a number out of range is the rules' to
+// refuse, with their code.
 func ExampleDecodeAction() {
 	for _, in := range []string{
 		`{"draw":2}`,
 		`{"take":"stars","multipliers":[6,3]}`,
-		`{"take":"value","value":1}`,
+		`{"draw":5}`,
+		`{"take":"value"}`,
 	} {
 		a, err := dicestars.DecodeAction([]byte(in))
 		if err != nil {
@@ -78,8 +81,14 @@ func ExampleDecodeAction() {
 		out, _ := json.Marshal(a)
 		fmt.Printf("%v %s\n", a, out)
 	}
+	s, _ := dicestars.NewState(nil, 2)
+	a, _ := dicestars.DecodeAction([]byte(`{"draw":5}`))
+	re, _ := engine.AsRuleError(s.Check(a))
+	fmt.Println(re.Rule+":", re.Message)
 	// Output:
 	// draw 2 {"draw":2}
 	// take stars, multipliers in rows 3,6 {"take":"stars","multipliers":[3,6]}
-	// error: take value: value must be 2..6
+	// draw 5 {"draw":5}
+	// error: take value: "value" is missing
+	// draw-count: a draw is of 1, 2 or 3 dice, not 5
 }

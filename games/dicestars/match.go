@@ -255,7 +255,7 @@ func (m *Match) events(before *State, a Action, seat engine.Seat) []engine.Event
 		case ActTakeValue:
 			te.Choice, te.Value = "value", int(a.Value)
 		default:
-			te.Choice, te.Mult = "stars", a.multRows(s.L)
+			te.Choice, te.Mult = "stars", a.multRows()
 		}
 		p := int(before.Current)
 		te.Penalty = s.Sheets[p].Penalized && !before.Sheets[p].Penalized

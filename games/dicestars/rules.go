@@ -31,16 +31,50 @@ type Action struct {
 	ReturnReserve bool
 	Color         Color
 	Value         uint8
-	// Mult is, for a star choice, how many multiplier cells to mark in each
-	// row (by row index, top to bottom).
+	// Mult is, for a star choice, how many multiplier cells to mark in the
+	// row of each value: Mult[v-LowRow] for the row of value v. Rows are
+	// named by value, not by their place on the sheet, so an action means
+	// the same cells whatever the layout's row order, in the rules as on the
+	// wire (which knows no layout).
 	Mult [NumRows]uint8
+	// OffSheet counts the multipliers a star choice names for rows no sheet
+	// has (values outside 2..6). The wire and scripts carry what a player
+	// typed; the rules refuse it, like any wrong placement.
+	OffSheet uint8
 	// Dice are the dice drawn and their faces (Roll).
 	Dice [3]Die
 }
 
-// Draw announces a draw of n dice.
+// LowRow is the lowest row value; every layout has the rows LowRow to
+// LowRow+NumRows-1 (2 to 6), in some order.
+const LowRow = 2
+
+// outOfRange stands for a number too large for a byte (or negative) in a
+// draw's count or a value choice: no rule accepts it, and a refusal then
+// does not name it (it is not what the player gave).
+const outOfRange = 255
+
+// byteOf keeps n when it fits a byte and maps anything else to outOfRange,
+// so a number the rules refuse is never read as another one.
+func byteOf(n int) uint8 {
+	if n < 0 || n >= outOfRange {
+		return outOfRange
+	}
+	return uint8(n)
+}
+
+// numberText is ", not n" for a message that names the number given, or
+// nothing for outOfRange, which stands for a number the player did not give.
+func numberText(n uint8) string {
+	if n == outOfRange {
+		return ""
+	}
+	return fmt.Sprintf(", not %d", n)
+}
+
+// Draw announces a draw of n dice (any n: the rules refuse all but 1 to 3).
 func Draw(n int, returnReserve bool) Action {
-	return Action{Type: ActDraw, N: uint8(n), ReturnReserve: returnReserve}
+	return Action{Type: ActDraw, N: byteOf(n), ReturnReserve: returnReserve}
 }
 
 // Roll is nature's outcome of a draw.
@@ -53,26 +87,49 @@ func Roll(dice ...Die) Action {
 // TakeColor takes every die of colour c.
 func TakeColor(c Color) Action { return Action{Type: ActTakeColor, Color: c} }
 
-// TakeValue takes every die showing v.
-func TakeValue(v int) Action { return Action{Type: ActTakeValue, Value: uint8(v)} }
+// TakeValue takes every die showing v (any v: the rules refuse all but 2
+// to 6).
+func TakeValue(v int) Action { return Action{Type: ActTakeValue, Value: byteOf(v)} }
 
 // TakeStars takes every star and marks one multiplier cell per star in the
-// rows with the given values.
-func (l *Layout) TakeStars(rowValues ...int) (Action, error) {
+// rows with the given values. A value no row has is kept as OffSheet, for
+// the rules to refuse.
+func TakeStars(rowValues ...int) Action {
 	a := Action{Type: ActTakeStars}
 	for _, v := range rowValues {
-		r := l.RowOf(v)
-		if r < 0 {
-			return a, fmt.Errorf("no row %d on the sheet", v)
+		if v < LowRow || v >= LowRow+NumRows {
+			a.OffSheet = min(a.OffSheet+1, outOfRange)
+			continue
 		}
-		a.Mult[r]++
+		a.Mult[v-LowRow] = min(a.Mult[v-LowRow]+1, outOfRange)
 	}
-	return a, nil
+	return a
 }
 
-// StarCount is the number of multiplier cells a star choice marks.
+// TakeStars is the package's TakeStars, refusing a row the sheet lacks
+// (tests and tools that build choices by hand).
+func (l *Layout) TakeStars(rowValues ...int) (Action, error) {
+	for _, v := range rowValues {
+		if l.RowOf(v) < 0 {
+			return Action{}, fmt.Errorf("no row %d on the sheet", v)
+		}
+	}
+	return TakeStars(rowValues...), nil
+}
+
+// StarsIn is how many multiplier cells a star choice marks in the row of
+// value v.
+func (a Action) StarsIn(v int) int {
+	if v < LowRow || v >= LowRow+NumRows {
+		return 0
+	}
+	return int(a.Mult[v-LowRow])
+}
+
+// StarCount is the number of multiplier cells a star choice names,
+// off-sheet ones included.
 func (a Action) StarCount() int {
-	n := 0
+	n := int(a.OffSheet)
 	for _, m := range a.Mult {
 		n += int(m)
 	}
@@ -126,7 +183,7 @@ func (s *State) Check(a Action) error {
 
 func (s *State) checkDraw(a Action) error {
 	if a.N < 1 || a.N > 3 {
-		return refuse(RuleDrawCount, "a draw is of 1, 2 or 3 dice, not %d", a.N)
+		return refuse(RuleDrawCount, "a draw is of 1, 2 or 3 dice%s", numberText(a.N))
 	}
 	if a.ReturnReserve && !s.RefillDue {
 		return refuse(RuleNoRefill, "the reserve may go back into the bag only together with the refill, after the bag ran out or stars were chosen")
@@ -274,7 +331,7 @@ func (s *State) AnyTakeFits() bool {
 
 func (s *State) checkTake(a Action) error {
 	if a.Type == ActTakeValue && (a.Value < 2 || a.Value > 6 || s.L.RowOf(int(a.Value)) < 0) {
-		return refuse(RuleBadValue, "a value choice is 2 to 6, not %d", a.Value)
+		return refuse(RuleBadValue, "a value choice is 2 to 6%s", numberText(a.Value))
 	}
 	if a.Type == ActTakeColor && int(a.Color) >= NumColors {
 		return refuse(RuleBadValue, "no such colour")
@@ -310,13 +367,17 @@ func (s *State) checkTake(a Action) error {
 }
 
 func (s *State) checkMultipliers(sh *Sheet, a Action, n int) error {
+	if a.OffSheet > 0 {
+		return refuse(RuleMultipliers, "a multiplier names a row the sheet does not have (rows are 2 to 6)")
+	}
 	if a.StarCount() != n {
 		return refuse(RuleMultipliers, "you take %d stars, so mark exactly %d multiplier cells (you named %d)", n, n, a.StarCount())
 	}
 	for r := 0; r < NumRows; r++ {
-		if int(sh.Marked[r])+int(a.Mult[r]) > s.L.Multipliers[r] {
+		v := s.L.RowValues[r]
+		if int(sh.Marked[r])+a.StarsIn(v) > s.L.Multipliers[r] {
 			return refuse(RuleMultipliers, "row %d has %d unmarked multiplier cells, not %d",
-				s.L.RowValues[r], s.L.Multipliers[r]-int(sh.Marked[r]), a.Mult[r])
+				v, s.L.Multipliers[r]-int(sh.Marked[r]), a.StarsIn(v))
 		}
 	}
 	return nil
@@ -446,7 +507,7 @@ func (s *State) applyTake(a Action) {
 		}
 	default:
 		for r := range sh.Marked {
-			sh.Marked[r] += a.Mult[r]
+			sh.Marked[r] += a.Mult[s.L.RowValues[r]-LowRow]
 		}
 		sh.room.mult -= int8(a.StarCount())
 	}
@@ -540,9 +601,9 @@ func (s *State) legalTakes(buf []Action) []Action {
 	}
 	buf = buf[:n]
 	if k := int(byFace[Star]); k > 0 && int(rm.mult) >= k {
-		var free [NumRows]uint8
-		for r := range free {
-			free[r] = uint8(s.L.Multipliers[r]) - sh.Marked[r]
+		var free [NumRows]uint8 // by row value, as Action.Mult
+		for r := 0; r < NumRows; r++ {
+			free[s.L.RowValues[r]-LowRow] = uint8(s.L.Multipliers[r]) - sh.Marked[r]
 		}
 		buf = appendStarPlacements(buf, Action{Type: ActTakeStars}, free, k)
 	}
@@ -571,7 +632,7 @@ func b2i(b bool) int {
 }
 
 // appendStarPlacements enumerates every way to mark k multiplier cells, as
-// counts per row within each row's free cells. Loops rather than recursion:
+// counts per row (by value, as Action.Mult) within each row's free cells. Loops rather than recursion:
 // this is the hottest spot of random play.
 func appendStarPlacements(buf []Action, a Action, free [NumRows]uint8, k int) []Action {
 	var suffix [NumRows + 1]int // free cells in rows r..4
