@@ -255,6 +255,15 @@ func (s *bwStep) Play(t *engine.Runner) ([]engine.Event, error) {
 	if s.take != "" {
 		d, err := findDie(m, seat, s.take, s.from)
 		if err != nil {
+			// The rules speak first: a word that no die could take is
+			// refused for what they see wrong before the die (the game is
+			// over, it is not this player's turn, the word is already
+			// named), as the same word with a die that does not exist.
+			probe := a
+			probe.Die = -1
+			if re, ok := engine.AsRuleError(t.State.Check(engine.Move{Seat: seat, At: at, Action: probe})); ok && re.Rule != bookworm.RuleNoSuchDie {
+				return nil, re
+			}
 			return nil, err
 		}
 		a.Die = d

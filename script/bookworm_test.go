@@ -2,6 +2,8 @@ package script
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -69,5 +71,24 @@ func TestBookwormScriptClock(t *testing.T) {
 	}
 	if rep.Now != 17500 || rep.LastRound == nil || rep.LastRound.Failer != "cy" {
 		t.Fatalf("now %d last round %+v", rep.Now, rep.LastRound)
+	}
+}
+
+// TestBookwormAfterTheEnd: once the game is over every action is refused
+// with game-over, a word that names its die by a face no die shows too.
+func TestBookwormAfterTheEnd(t *testing.T) {
+	ended, err := os.ReadFile(filepath.Join(scriptsDir, "bookworm-game-end.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, action := range []string{`{"word":"zebra","take":"Z"}`, `{"word":"dog","take":"D","from":"bob"}`,
+		`{"word":"dog","die":1}`, `{"name":"dog","die":1}`, `{"card":2}`, `{"giveUp":true}`, `{"timeout":true}`} {
+		src := strings.Replace(string(ended), `{"timeout": true}
+ ]}`, `{"timeout": true},
+   `+action+`
+ ]}`, 1)
+		if f := failureOf(t, run(t, src)); f.Rule != "game-over" || f.Action != 12 {
+			t.Errorf("%s after the end: %+v, want game-over at 12", action, f)
+		}
 	}
 }

@@ -70,6 +70,7 @@ func TestOneGrammar(t *testing.T) {
 		{game: "bookworm", prefix: bwHead, action: `{"vote":"maybe"}`, want: "bad-action"},
 		{game: "bookworm", prefix: bwHead + `,{"word":"unicorn","take":"a-z"}`, action: `{"challenge":true}`, by: "cy"},
 		{game: "bookworm", prefix: bwHead + `,{"word":"unicorn","take":"a-z"}`, action: `{"challenge":true}`, by: "bob", want: "own-word"},
+		{game: "bookworm", prefix: bwHead + `,{"word":"unicorn","take":"a-z"}`, action: `{"name":"dog","die":1}`, by: "bob", want: "not-your-turn"},
 
 		{game: "diceflick", prefix: dfHead, action: `{"flick":{"die":0,"base":1,"angle":0.1,"power":0.5}}`, chance: `"land":"trench"`},
 		{game: "diceflick", prefix: dfHead, action: `{"flick":{"die":5}}`, chance: `"land":"trench"`, want: "no-such-die"},

@@ -148,7 +148,7 @@ func (s *State) check(seat engine.Seat, at int64, a Action) (checked, error) {
 	}
 	p := int8(seat)
 	if !s.isActor(p) {
-		return c, s.notYourTurn(p)
+		return c, s.notYourTurn(p, a)
 	}
 	switch s.Phase {
 	case PhaseCategory:
@@ -203,14 +203,22 @@ func (s *State) check(seat engine.Seat, at int64, a Action) (checked, error) {
 	return c, nil
 }
 
-// notYourTurn explains why seat p may not act now.
-func (s *State) notYourTurn(p int8) error {
+// notYourTurn explains why seat p may not make action a now. While a word
+// is judged, a judging action (challenge, allow, vote) is refused for what
+// stops this player judging; any other action waits for the verdict, the
+// speaker's new word included.
+func (s *State) notYourTurn(p int8, a Action) error {
 	switch s.Phase {
 	case PhaseChallenge, PhaseVote:
-		if p == s.speaker() {
+		switch {
+		case a.Type != ActChallenge && a.Type != ActAllow && a.Type != ActVote:
+			if p == s.speaker() {
+				return refuse(engine.ErrNotYourTurn.Rule, "your word is being judged: wait for the verdict")
+			}
+			return refuse(engine.ErrNotYourTurn.Rule, "a word is being judged: wait for the verdict")
+		case p == s.speaker():
 			return refuse(RuleOwnWord, "players do not judge their own words")
-		}
-		if s.Phase == PhaseVote {
+		case s.Phase == PhaseVote:
 			return refuse(RuleAlreadyVoted, "each player votes once")
 		}
 		return refuse(RuleAlreadyAllowed, "you already let this word pass")

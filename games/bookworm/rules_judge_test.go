@@ -138,3 +138,41 @@ func TestTwoPlayerChallenge(t *testing.T) {
 		t.Fatalf("%s current %d", kinds(ev), m.S.Current)
 	}
 }
+
+// TestWhileJudged: while bob's word is judged (a window, then a vote) the
+// judging actions are refused for what keeps a player from judging (own-word,
+// already-allowed, already-voted); any other action waits for the verdict
+// (not-your-turn), bob's own new word included.
+func TestWhileJudged(t *testing.T) {
+	cases := []struct {
+		name string
+		vote bool // in the vote (cy challenged) rather than the window
+		seat engine.Seat
+		a    Action
+		rule string
+	}{
+		{"speaker challenges", false, 1, Challenge(), RuleOwnWord},
+		{"speaker allows", false, 1, Allow(), RuleOwnWord},
+		{"speaker names another word", false, 1, Name("dog", 1), engine.ErrNotYourTurn.Rule},
+		{"speaker takes the ? die", false, 1, TakeQuestion(), engine.ErrNotYourTurn.Rule},
+		{"speaker gives up", false, 1, GiveUp(), engine.ErrNotYourTurn.Rule},
+		{"one who allowed challenges", false, 0, Challenge(), RuleAlreadyAllowed},
+		{"one who allowed names a word", false, 0, Name("dog", 1), engine.ErrNotYourTurn.Rule},
+		{"another names a word", false, 2, Name("dog", 1), engine.ErrWrongAction.Rule},
+		{"speaker votes", true, 1, Vote(true), RuleOwnWord},
+		{"speaker names another word in the vote", true, 1, Name("dog", 1), engine.ErrNotYourTurn.Rule},
+		{"one who voted votes again", true, 0, Vote(false), RuleAlreadyVoted},
+		{"one who voted names a word", true, 0, Name("dog", 1), engine.ErrNotYourTurn.Rule},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			m := atWindow(t)
+			do(t, m, 0, 1500, Allow())
+			if c.vote {
+				do(t, m, 2, 1600, Challenge())
+				do(t, m, 0, 1700, Vote(true))
+			}
+			refused(t, m, c.seat, 2000, c.a, c.rule)
+		})
+	}
+}
