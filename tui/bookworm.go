@@ -34,11 +34,10 @@ type Bookworm struct {
 
 	stage   int
 	word    string
-	sel     int         // the die chosen, -1 none
-	verb    string      // challenge, allow, accept, reject: waiting for "who?"
-	pause   bool        // the round summary is up
-	pauseAt int64       //
-	speaker engine.Seat // who named the last word (the log's taker)
+	sel     int    // the die chosen, -1 none
+	verb    string // challenge, allow, accept, reject: waiting for "who?"
+	pause   bool   // the round summary is up
+	pauseAt int64  // game time it went up
 }
 
 // Attach reads the table's match.
@@ -79,8 +78,7 @@ func (m *Bookworm) isBot(p engine.Seat) bool {
 // Played resets the input after every move (every move hands the floor
 // on or starts judging, so a half-typed word never carries over) and puts
 // up the round's summary when a round ends.
-func (m *Bookworm) Played(mv engine.Move, ev []engine.Event) {
-	m.logEvents(ev)
+func (m *Bookworm) Played(_ engine.Move, ev []engine.Event) {
 	m.verb = ""
 	m.resetInput()
 	for _, e := range ev {
@@ -91,6 +89,13 @@ func (m *Bookworm) Played(mv engine.Move, ev []engine.Event) {
 	if m.s().Over() {
 		m.pause = false
 	}
+}
+
+// OnBoard: the header names the round and its Bookworm all the time, so
+// a new round is not told in the log too.
+func (m *Bookworm) OnBoard(e engine.Event) bool {
+	_, ok := e.Data.(bookworm.RoundEvent)
+	return ok
 }
 
 func (m *Bookworm) resetInput() { m.stage, m.word, m.sel = stageWord, "", -1 }

@@ -29,27 +29,10 @@ var specialHelp = map[string]string{
 	"?":     "?: instead of a word, take it (key ?) and choose a category from a new card; 0 points",
 }
 
-// faceLabel is how a die face reads on screen.
-func faceLabel(face string) string {
-	switch face {
-	case "a-z":
-		return "A–Z"
-	case "not":
-		return "NOT"
-	case "dots":
-		return "••"
-	case "stack":
-		return "STACK"
-	case "turn":
-		return "TURN"
-	}
-	return face
-}
-
 // bwDie shows a die with its number (its key), face and points; the chosen
 // one is framed ▶ ◀ so it reads without colour too.
 func bwDie(d bookworm.DieReport, selected bool) string {
-	text := fmt.Sprintf("%d %s %dp", d.Die, faceLabel(d.Face), d.Points)
+	text := fmt.Sprintf("%d %s %dp", d.Die, bookworm.FaceLabel(d.Face), d.Points)
 	if selected {
 		return styleSelected.Render("▶" + text + "◀")
 	}
@@ -272,7 +255,7 @@ func (m *Bookworm) inputLine() string {
 		if g != int(bookworm.Display) {
 			from = "stolen from " + m.name(g)
 		}
-		line += fmt.Sprintf("   die %d %s %s", m.sel, faceLabel(m.s().FaceName(m.sel)), from)
+		line += fmt.Sprintf("   die %d %s %s", m.sel, bookworm.FaceLabel(m.s().FaceName(m.sel)), from)
 		if a := m.nameAction(); a.Letter != 0 {
 			line += fmt.Sprintf(" (as %c)", a.Letter-'a'+'A')
 		}
@@ -297,7 +280,7 @@ func (m *Bookworm) judgingLines(v *bookworm.View) []string {
 		}
 		waiting = append(waiting, l)
 	}
-	face := faceLabel(s.FaceName(j.Die))
+	face := bookworm.FaceLabel(s.FaceName(j.Die))
 	var out []string
 	if s.Phase == bookworm.PhaseChallenge {
 		out = append(out, fmt.Sprintf("%s %q by %s for die %d %s — not in the word list: challenge it? %s left",
@@ -428,94 +411,12 @@ func (m *Bookworm) bwHelp() string {
 	return strings.Join(parts, "  ")
 }
 
-func (m *Bookworm) who(seat engine.Seat) string {
-	if seat >= 0 && int(seat) < len(m.sh.Seats()) {
-		return m.name(int(seat))
+// winnersText names the winners: "ann wins", "ann and bob share the win".
+func winnersText(w []string) string {
+	if len(w) == 1 {
+		return w[0] + " wins"
 	}
-	return "the table"
-}
-
-// logEvents turns the engine's events into log lines.
-func (m *Bookworm) logEvents(evs []engine.Event) {
-	for _, e := range evs {
-		who := m.who(e.Seat)
-		switch d := e.Data.(type) {
-		case bookworm.CardEvent:
-			names := make([]string, 3)
-			for i, c := range d.Card.Categories {
-				names[i] = c.Name
-			}
-			m.sh.logf("new category card: %s", strings.Join(names, " / "))
-		case bookworm.CategoryEvent:
-			m.sh.logf("%s chose %s (%s)", who, d.Category.Name, d.Category.Level)
-		case bookworm.RollEvent:
-			faces := make([]string, len(d.Faces))
-			for i, f := range d.Faces {
-				faces[i] = faceLabel(f)
-			}
-			m.sh.logf("the dice show %s", strings.Join(faces, " "))
-		case bookworm.SpecialEvent:
-			m.sh.logf("%s turned the Special die to %s", who, faceLabel(d.Face))
-		case bookworm.WordEvent:
-			m.speaker = e.Seat
-			m.sh.logf("%s: %q for die %d (%s)", who, d.Word, d.Die, d.Letter)
-		case bookworm.WindowEvent:
-			m.sh.logf("the word list does not know it: anyone may challenge")
-		case bookworm.ChallengeEvent:
-			m.sh.logf("%s challenges %q: vote!", who, d.Word)
-		case bookworm.VoteEvent:
-			m.sh.logf("%s votes %s", who, map[bool]string{true: "accept", false: "reject"}[d.Accept])
-		case bookworm.VerdictEvent:
-			res := "it stands"
-			if !d.Accepted {
-				res = "rejected: try another word"
-			}
-			m.sh.logf("vote on %q: %d accept, %d reject, %d abstain: %s", d.Word, d.Accept, d.Reject, d.Abstain, res)
-		case bookworm.TakeEvent:
-			// A die always goes to the speaker of the last word, also when
-			// a timeout or the last vote made the move.
-			if e.Kind != "question" {
-				who = m.who(m.speaker)
-			}
-			switch {
-			case e.Kind == "question":
-				m.sh.logf("%s took the ? die: a new card", who)
-			case d.Bonus:
-				m.sh.logf("%s also gets the •• die", who)
-			case e.Kind == "steal":
-				m.sh.logf("%s stole die %d (%s) from %s, who gets a Bookworm card", who, d.Die, faceLabel(d.Face), m.who(engine.Seat(d.From)))
-			default:
-				m.sh.logf("%s took die %d (%s)", who, d.Die, faceLabel(d.Face))
-			}
-		case bookworm.TimeoutEvent:
-			if d.Phase == "challenge" {
-				m.sh.logf("nobody challenged: the word stands")
-			} else if d.Phase == "vote" {
-				m.sh.logf("the vote's time is up")
-			}
-		case bookworm.FailEvent:
-			if d.Reason == "timeout" {
-				m.sh.logf("%s ran out of time", m.name(d.Seat))
-			} else {
-				m.sh.logf("%s gave up", m.name(d.Seat))
-			}
-		case bookworm.RoundEndEvent:
-			parts := make([]string, len(d.Scores))
-			for i, sc := range d.Scores {
-				parts[i] = fmt.Sprintf("%s %+d", m.name(i), sc.Total)
-			}
-			m.sh.logf("round %d over: %s", d.Round, strings.Join(parts, ", "))
-		case bookworm.GameOverEvent:
-			w := make([]string, len(d.Winners))
-			for i, p := range d.Winners {
-				w[i] = m.name(p)
-			}
-			m.sh.logf("game over: %s", winnersText(w))
-		}
-		if e.Kind == "allow" {
-			m.sh.logf("%s lets it pass", who)
-		}
-	}
+	return strings.Join(w, " and ") + " share the win"
 }
 
 // Summary is the line printed after the program ends.

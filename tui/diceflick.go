@@ -133,14 +133,21 @@ func (m *Diceflick) Played(mv engine.Move, ev []engine.Event) {
 		// The die in flight, the arena as it was.
 		m.flying = &flickAnim{before: m.match.Report(), color: m.s().InFlight}
 	}
-	m.logEvents(ev)
 	for _, e := range ev {
-		if le, ok := e.Data.(diceflick.LandEvent); ok && m.flying != nil {
+		switch d := e.Data.(type) {
+		case diceflick.LandEvent:
+			if m.flying == nil {
+				continue
+			}
+			// Where the die came to rest is said once it settles.
 			m.anim, m.flying = m.flying, nil
-			m.anim.path, m.anim.landed = le.Path, landText(le)
-			if len(le.Path) == 0 {
+			m.anim.path, m.anim.landed = d.Path, m.sentence(e)
+			if len(d.Path) == 0 {
 				m.settle()
 			}
+		case diceflick.ScoreEvent:
+			// The score stays up as the message too.
+			m.sh.Say(m.sentence(e))
 		}
 	}
 	if m.anim == nil && m.flying == nil {
@@ -478,23 +485,8 @@ func (m *Diceflick) scoreKey(s string) {
 	m.sh.Say("")
 }
 
-// landText tells where a flicked die came to rest.
-func landText(le diceflick.LandEvent) string {
-	switch le.Where {
-	case "trench":
-		return fmt.Sprintf("the %s die drops into the trench: back into the bag", le.Color)
-	case "out":
-		return fmt.Sprintf("the %s die jumps out of the box: back into the bag", le.Color)
-	}
-	t := fmt.Sprintf("the %s die lands in hole %s", le.Color, le.Hole)
-	if le.Face > 0 {
-		t += fmt.Sprintf(" showing %d", le.Face)
-	}
-	if le.Bonus {
-		t += " — the bonus marker: one more die and one more flick"
-	}
-	if le.Centre {
-		t += " — on the centre: it counts double"
-	}
-	return t
+// sentence is the game's narration of an event as one line of a message
+// (the log indents a landing under its flick; a message does not).
+func (m *Diceflick) sentence(e engine.Event) string {
+	return strings.TrimSpace(strings.Join(m.sh.Narrate(e), " "))
 }

@@ -8,7 +8,6 @@ import (
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/dicehall/dicehall/engine"
 	"github.com/dicehall/dicehall/games/diceflick"
 	"github.com/dicehall/dicehall/games/diceflick/physics"
 )
@@ -456,7 +455,7 @@ func (m *Diceflick) aimLines(rep *diceflick.Report) []string {
 	if m.s().ShiftBases {
 		line += fmt.Sprintf(" · offset %+.1f", f.Offset)
 	}
-	out := []string{styleBold.Render(line), styleBold.Render(fmt.Sprintf("    angle %s · power %.2f", degrees(f.Angle), f.Power))}
+	out := []string{styleBold.Render(line), styleBold.Render(fmt.Sprintf("    angle %s · power %.2f", diceflick.Degrees(f.Angle), f.Power))}
 	pv := m.Preview()
 	var where string
 	switch {
@@ -588,57 +587,6 @@ func (m *Diceflick) dfHelp() string {
 	return styleFaint.Render(keys)
 }
 
-// logEvents turns the game's events into lines of the log.
-func (m *Diceflick) logEvents(evs []engine.Event) {
-	for _, e := range evs {
-		switch d := e.Data.(type) {
-		case diceflick.DrawEvent:
-			what := "draws"
-			if d.Bonus {
-				what = "draws the bonus die:"
-			}
-			m.sh.logf("%s %s %s", d.Player, what, strings.Join(d.Dice, ", "))
-		case diceflick.FlickEvent:
-			m.sh.logf("%s flicks the %s die from base %d (angle %s, power %.2f)", m.name(int(e.Seat)), d.Color, d.Flick.Base, degrees(d.Flick.Angle), d.Flick.Power)
-		case diceflick.LandEvent:
-			m.sh.logf("  %s", landText(d))
-		case diceflick.ScoreEvent:
-			var parts []string
-			for _, p := range d.Parts {
-				switch p.Kind {
-				case "group":
-					parts = append(parts, fmt.Sprintf("%s group %d", p.Color, p.Points))
-				case "centre":
-					parts = append(parts, fmt.Sprintf("centre %d", p.Points))
-				case "blast":
-					parts = append(parts, fmt.Sprintf("blast %s %s %d", p.At, p.Line, p.Points))
-				}
-			}
-			t := fmt.Sprintf("%s scores %d", d.Player, d.Total)
-			if len(parts) > 0 {
-				t += " (" + strings.Join(parts, ", ") + ")"
-			}
-			if d.Total < d.Best {
-				t += fmt.Sprintf(" — %d was on offer", d.Best)
-			}
-			m.sh.logf("%s", t)
-			m.sh.Say(t)
-		case diceflick.RoundEvent:
-			m.sh.logf("── round %d done: %s", d.Round, m.totalsText(d.Totals))
-		case diceflick.EndEvent:
-			m.sh.logf("game over: %s", strings.Join(d.Winners, " and ")+" won")
-		}
-	}
-}
-
-func (m *Diceflick) totalsText(t []int) string {
-	var parts []string
-	for p, v := range t {
-		parts = append(parts, fmt.Sprintf("%s %d", m.name(p), v))
-	}
-	return strings.Join(parts, ", ")
-}
-
 // Summary is printed on the normal screen after the game.
 func (m *Diceflick) Summary() string {
 	rep := m.match.Report()
@@ -662,15 +610,6 @@ func (m *Diceflick) Summary() string {
 		b.WriteString(" · record " + saved)
 	}
 	return b.String()
-}
-
-// degrees shows an angle in whole degrees, signed, and never as "-0°".
-func degrees(rad float64) string {
-	d := math.Round(rad * 180 / math.Pi)
-	if d == 0 {
-		return "0°"
-	}
-	return fmt.Sprintf("%+.0f°", d)
 }
 
 // Help lists the keys of Diceflick.

@@ -2,7 +2,6 @@ package tui
 
 import (
 	"fmt"
-	"strings"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -50,14 +49,9 @@ func (m *DiceStars) currentSeat() Seat    { return m.sh.Seats()[m.match.S.Curren
 func (m *DiceStars) name(p int) string    { return m.sh.Name(p) }
 
 // Played resets the input after every move.
-func (m *DiceStars) Played(mv engine.Move, ev []engine.Event) {
+func (m *DiceStars) Played(engine.Move, []engine.Event) {
 	m.returnReserve = false
 	m.closePicker()
-	p := int(m.match.S.Current)
-	if mv.Seat >= 0 {
-		p = int(mv.Seat)
-	}
-	m.logEvents(p, ev)
 }
 
 // try asks the rules to play a for the person at the keyboard: the current
@@ -258,84 +252,6 @@ func (m *DiceStars) cycleFocus() {
 	} else {
 		m.sh.Say(fmt.Sprintf("showing %s's sheet (tab: next)", m.name(m.focus)))
 	}
-}
-
-// logEvents turns the engine's events into log lines.
-func (m *DiceStars) logEvents(p int, evs []engine.Event) {
-	name := m.name(p)
-	for _, e := range evs {
-		switch d := e.Data.(type) {
-		case dicestars.RefillEvent:
-			if d.FromReserve > 0 {
-				m.sh.logf("%s put the discard (%d) and the reserve (%d) back into the bag", name, d.FromDiscard, d.FromReserve)
-			} else {
-				m.sh.logf("%s put the discard (%d) back into the bag", name, d.FromDiscard)
-			}
-		case dicestars.DrawEvent:
-			switch {
-			case d.Count == 0:
-				m.sh.logf("%s announced %d, but the bag is empty", name, d.Announced)
-			case d.Count < d.Announced:
-				m.sh.logf("%s announced %d; the bag holds only %d", name, d.Announced, d.Count)
-			default:
-				verb := "draws"
-				if strings.EqualFold(name, "you") {
-					verb = "draw"
-				}
-				m.sh.logf("%s %s %d…", name, verb, d.Announced)
-			}
-		case dicestars.RollEvent:
-			m.sh.logf("%s drew %d: %s", name, len(d.Dice), strings.Join(d.Dice, " "))
-		case dicestars.TakeEvent:
-			m.sh.logf("%s", takeLine(name, d))
-		case dicestars.SoloEvent:
-			switch {
-			case d.Lost:
-				m.sh.logf("solo grid: +%d, all %d cells crossed out: the virtual opponent wins", d.Marks, d.Marked)
-			case d.Marks > 0:
-				m.sh.logf("solo grid: +%d (%d of %d crossed out)", d.Marks, d.Marked, m.layout.SoloCells)
-			}
-		case dicestars.EndEvent:
-			if len(d.Winners) == 0 {
-				m.sh.logf("game over")
-			} else {
-				m.sh.logf("game over: %s", winnersText(d.Winners))
-			}
-		default:
-			if e.Kind == "end-triggered" {
-				m.sh.logf("the end is triggered: the round is played out")
-			}
-		}
-	}
-}
-
-func winnersText(w []string) string {
-	if len(w) == 1 {
-		return w[0] + " wins"
-	}
-	return strings.Join(w, " and ") + " share the win"
-}
-
-func takeLine(name string, d dicestars.TakeEvent) string {
-	n := len(d.Dice)
-	dice := plural(n, "die", "dice")
-	var what, where string
-	switch d.Choice {
-	case "color":
-		what, where = fmt.Sprintf("%s (%s, sum %d)", d.Color, dice, d.Sum), "into the "+d.Color+" column"
-	case "value":
-		what, where = fmt.Sprintf("the %ds (%s, sum %d)", d.Value, dice, d.Sum), fmt.Sprintf("into row %d", d.Value)
-	default:
-		rows := make([]string, len(d.Mult))
-		for i, r := range d.Mult {
-			rows[i] = fmt.Sprint(r)
-		}
-		return fmt.Sprintf("%s took %s: multipliers in rows %s", name, plural(n, "star", "stars"), strings.Join(rows, ", "))
-	}
-	if d.Penalty {
-		return fmt.Sprintf("%s took %s as a penalty: %d in the penalty cell", name, what, d.Sum)
-	}
-	return fmt.Sprintf("%s took %s %s", name, what, where)
 }
 
 func plural(n int, one, many string) string {

@@ -75,6 +75,10 @@ type (
 	Typist interface{ Typing() bool }
 	// BotWatcher is a board told a bot's decided move before it plays.
 	BotWatcher interface{ BotDecided(m engine.Move) }
+	// OnBoard is a board that keeps some events in view all the time (a
+	// header naming the round and who leads it): the log leaves their
+	// narration out rather than say it twice.
+	OnBoard interface{ OnBoard(e engine.Event) bool }
 )
 
 // boards are the registered boards by game id; each board file registers
@@ -381,6 +385,10 @@ func ruleMessage(err error) string {
 
 func (s *Shell) logf(f string, a ...any) { s.log = append(s.log, fmt.Sprintf(f, a...)) }
 
+// Narrate is the game's English lines for an event, as the log shows them
+// (a board that also shows one as its message uses the same words).
+func (s *Shell) Narrate(e engine.Event) []string { return engine.Describe(s.cfg.Game, e, s.names) }
+
 // Playing.
 
 // Act plays a person's action now: a seat played by a bot is not this
@@ -451,13 +459,20 @@ func (s *Shell) resolveChance() {
 	s.changed(engine.Move{Seat: engine.ChanceSeat, At: at}, ev)
 }
 
-// changed follows every move: a new version of the game, its log lines,
-// the board's update, and the end.
+// changed follows every move: a new version of the game, its log lines
+// (the game's own narration of each event, so "who did what" is written
+// once, by the game, for every client), the board's update, and the end.
 func (s *Shell) changed(m engine.Move, ev []engine.Event) {
 	s.gen++
 	s.last = m
 	s.asked, s.decided, s.failed = false, nil, nil
 	clear(s.thinking)
+	shown, _ := s.board.(OnBoard)
+	for _, e := range ev {
+		if shown == nil || !shown.OnBoard(e) {
+			s.log = append(s.log, s.Narrate(e)...)
+		}
+	}
 	s.board.Played(m, ev)
 	turn := s.table.State.Turn()
 	for _, a := range turn.Actors {

@@ -350,3 +350,60 @@ func TestParsePlayersAnyGame(t *testing.T) {
 
 // noBots is a game without its BotProvider.
 type noBots struct{ engine.Game }
+
+// TestShellLogIsTheNarration: bots play a whole game of every game at the
+// terminal, and the log is exactly the game's own narration of every
+// event of the record (less what the board keeps in view): no line of the
+// shell's own, no raw event, no bot fallback.
+func TestShellLogIsTheNarration(t *testing.T) {
+	for _, id := range all.Registry.IDs() {
+		if !HasBoard(id) {
+			continue
+		}
+		g, _ := all.Registry.Lookup(id)
+		info := g.Info()
+		t.Run(id, func(t *testing.T) {
+			bots := make([]string, min(max(info.MinPlayers, 2), info.MaxPlayers))
+			for i := range bots {
+				bots[i] = "bot:" + info.DefaultBot
+			}
+			tt := newTable(t, id, seatsOf(t, id, strings.Join(bots, ","), 3), 3, "", 120, 40)
+			for i := 0; !tt.Over(); i++ {
+				if i > 100000 {
+					t.Fatal("the bots do not finish")
+				}
+				tt.advance(100)
+			}
+			rec := tt.Record()
+			st, err := g.New(rec.Players, rec.Options)
+			if err != nil {
+				t.Fatal(err)
+			}
+			shown, _ := tt.board.(OnBoard)
+			var want []string
+			for _, lm := range rec.Moves {
+				a, err := g.DecodeAction(lm.Action)
+				if err != nil {
+					t.Fatal(err)
+				}
+				ev, err := st.Apply(engine.Move{Seat: lm.Seat, At: lm.At, Action: a})
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, e := range ev {
+					if shown == nil || !shown.OnBoard(e) {
+						want = append(want, engine.Describe(g, e, rec.Players)...)
+					}
+				}
+			}
+			if got := tt.Log(); strings.Join(got, "\n") != strings.Join(want, "\n") {
+				t.Fatalf("the log (%d lines) is not the narration (%d lines):\n%s\n---\n%s", len(got), len(want), strings.Join(got, "\n"), strings.Join(want, "\n"))
+			}
+			for _, l := range want {
+				if strings.ContainsAny(l, "{}") {
+					t.Errorf("a raw line in the narration: %q", l)
+				}
+			}
+		})
+	}
+}
