@@ -259,3 +259,33 @@ var pinnedDraw1 = []int{527, 30, 683, 151, 913, 167, 644, 656}
 // pinnedSplit00 is the first output of the reference splitmix64 from state
 // 0 (0xe220a8397b1dcdaf, as published with the algorithm).
 const pinnedSplit00 = 0xe220a8397b1dcdaf
+
+// TestDecodeStrict: one JSON value and nothing after it but white space,
+// with no field its target lacks.
+func TestDecodeStrict(t *testing.T) {
+	type target struct {
+		A int `json:"a"`
+	}
+	cases := []struct {
+		in string
+		ok bool
+	}{
+		{`{"a":1}`, true},
+		{" {\"a\":1} \n", true},
+		{`{"a":1} {}`, false},
+		{`{"a":1} 1`, false},
+		{`{"a":1} x`, false},
+		{`{"a":1} }`, false},
+		{`{"a":1} ]`, false},
+		{`{"a":1},`, false},
+		{`{"b":1}`, false},
+		{``, false},
+		{`{"a":`, false},
+	}
+	for _, c := range cases {
+		var v target
+		if err := engine.DecodeStrict([]byte(c.in), &v); (err == nil) != c.ok {
+			t.Errorf("DecodeStrict(%q): %v, want accepted %v", c.in, err, c.ok)
+		}
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"sort"
 	"sync"
 )
@@ -105,7 +106,8 @@ func DecodeStrict(data []byte, v any) error {
 	if err := dec.Decode(v); err != nil {
 		return err
 	}
-	if dec.More() {
+	// Token, not More: More reports false before a stray '}' or ']'.
+	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
 		return errors.New("unexpected data after the object")
 	}
 	return nil
