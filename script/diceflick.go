@@ -1,7 +1,6 @@
 package script
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -46,9 +45,7 @@ type dfFlick struct {
 
 func (diceFlick) Decode(raw json.RawMessage, st engine.State) (Step, error) {
 	var j dfAction
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&j); err != nil {
+	if err := engine.DecodeStrict(raw, &j); err != nil {
 		return nil, fmt.Errorf("diceflick action: %w", err)
 	}
 	forms := 0
@@ -96,16 +93,14 @@ func (diceFlick) Decode(raw json.RawMessage, st engine.State) (Step, error) {
 		return step, nil
 	}
 	var best string
-	if err := json.Unmarshal(j.Score, &best); err == nil {
+	if err := engine.DecodeStrict(j.Score, &best); err == nil {
 		if best != "best" {
 			return nil, fmt.Errorf(`score: %q: want "best" or a choice object`, best)
 		}
 		return dfScore{best: true}, nil
 	}
 	var cj diceflick.ChoiceJSON
-	d := json.NewDecoder(bytes.NewReader(j.Score))
-	d.DisallowUnknownFields()
-	if err := d.Decode(&cj); err != nil {
+	if err := engine.DecodeStrict(j.Score, &cj); err != nil {
 		return nil, fmt.Errorf(`score: want "best" or {"groups": [["row,col", ...]], "centre": bool, "blasts": [{"at": "row,col", "line": "row"|"column"}]}: %w`, err)
 	}
 	ch, err := cj.Choice()

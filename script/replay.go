@@ -1,7 +1,6 @@
 package script
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -27,19 +26,38 @@ type MoveFailure struct {
 	Message string `json:"message"`
 }
 
-// ParseRecord decodes a game record. Fields it does not know are ignored:
-// records come from several programs, which may add their own notes.
+// ParseRecord decodes a game record with engine.DecodeStrict, the decoder
+// of every JSON input: one object and nothing after it, each field of the
+// right type. Fields it does not know are ignored, in the record and in its
+// moves (docs/scripts.md): records come from several programs, which may
+// add their own notes. So the record is read as an object of fields first,
+// and each known field is then decoded strictly.
 func ParseRecord(data []byte) (engine.Record, error) {
 	var r engine.Record
-	dec := json.NewDecoder(bytes.NewReader(data))
-	if err := dec.Decode(&r); err != nil {
+	var fields map[string]json.RawMessage
+	if err := engine.DecodeStrict(data, &fields); err != nil {
 		if errors.Is(err, io.EOF) {
 			return r, errors.New("empty record")
 		}
 		return r, fmt.Errorf("record: %w", err)
 	}
-	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
-		return r, errors.New("record: unexpected data after the record object")
+	if fields == nil {
+		return r, errors.New("record: want a JSON object, got null")
+	}
+	err := decodeFields(fields, []field{{"game", &r.Game}, {"players", &r.Players}, {"options", &r.Options}, {"seed", &r.Seed}})
+	if err != nil {
+		return r, fmt.Errorf("record: %w", err)
+	}
+	var moves []map[string]json.RawMessage
+	if err := decodeFields(fields, []field{{"moves", &moves}}); err != nil {
+		return r, fmt.Errorf("record: %w", err)
+	}
+	for i, m := range moves {
+		var lm engine.LoggedMove
+		if err := decodeFields(m, []field{{"seat", &lm.Seat}, {"at", &lm.At}, {"action", &lm.Action}}); err != nil {
+			return r, fmt.Errorf("record: move %d: %w", i, err)
+		}
+		r.Moves = append(r.Moves, lm)
 	}
 	if r.Game == "" {
 		return r, errors.New(`record: "game" is missing`)
@@ -48,6 +66,27 @@ func ParseRecord(data []byte) (engine.Record, error) {
 		return r, errors.New(`record: "players" is missing or empty`)
 	}
 	return r, nil
+}
+
+// field is a known field of a JSON object and where its value goes.
+type field struct {
+	name string
+	dst  any
+}
+
+// decodeFields decodes the fields of obj that are listed, each strictly,
+// and leaves the others alone.
+func decodeFields(obj map[string]json.RawMessage, fields []field) error {
+	for _, f := range fields {
+		raw, ok := obj[f.name]
+		if !ok {
+			continue
+		}
+		if err := engine.DecodeStrict(raw, f.dst); err != nil {
+			return fmt.Errorf("%s: %w", f.name, err)
+		}
+	}
+	return nil
 }
 
 // Replay is the whole of `dicehall replay` but the file: it rebuilds the

@@ -113,6 +113,13 @@ func TestReplayMalformed(t *testing.T) {
 		"unknown game": `{"game":"go","players":["a"],"moves":[]}`,
 		"six players":  `{"game":"dicestars","players":["a","b","c","d","e","f"],"moves":[]}`,
 		"bad action":   `{"game":"dicestars","players":["a"],"moves":[{"seat":0,"action":{"jump":1}}]}`,
+		"null":         `null`,
+		"array":        `[]`,
+		"stray brace":  `{"game":"dicestars","players":["a"],"moves":[]} }`,
+		"two objects":  `{"game":"dicestars","players":["a"],"moves":[]} {}`,
+		"seed text":    `{"game":"dicestars","players":["a"],"seed":"7","moves":[]}`,
+		"seat text":    `{"game":"dicestars","players":["a"],"moves":[{"seat":"0","action":{"draw":3}}]}`,
+		"moves object": `{"game":"dicestars","players":["a"],"moves":{}}`,
 	} {
 		t.Run(name, func(t *testing.T) {
 			for _, opt := range []ReplayOptions{{At: -1}, {Steps: true, At: -1}} {
@@ -121,5 +128,16 @@ func TestReplayMalformed(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestReplayIgnoresUnknownFields: a record's fields the replay does not know,
+// in the record or in a move, are notes of the program that wrote it.
+func TestReplayIgnoresUnknownFields(t *testing.T) {
+	rec := `{"game":"dicestars","players":["a"],"client":"x 1.0","moves":[
+		{"seat":0,"action":{"draw":3},"note":"first"},{"seat":-1,"action":{"roll":["blue:2","blue:3","blue:4"]}}]}`
+	out := Replay([]byte(rec), ReplayOptions{At: -1})
+	if out.Code != ExitOK || !strings.Contains(string(out.Stdout), `"blue:4"`) {
+		t.Fatalf("exit %d: %s", out.Code, out.Stdout)
 	}
 }

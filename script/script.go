@@ -117,16 +117,11 @@ func Games() []string {
 // (Run does, once the game is set up).
 func Parse(data []byte) (*Script, error) {
 	var s Script
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&s); err != nil {
+	if err := engine.DecodeStrict(data, &s); err != nil {
 		if errors.Is(err, io.EOF) {
 			return nil, malformed(-1, "empty script")
 		}
 		return nil, malformed(-1, "script: %w", err)
-	}
-	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
-		return nil, malformed(-1, "script: unexpected data after the script object")
 	}
 	if bytes.HasPrefix(bytes.TrimSpace(data), []byte("null")) {
 		return nil, malformed(-1, "script: want a JSON object, got null")

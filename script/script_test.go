@@ -156,6 +156,7 @@ func TestMalformed(t *testing.T) {
 		"null":             `null`,
 		"array":            `[]`,
 		"trailing":         `{"game":"dicestars","players":["a"]} {}`,
+		"stray brace":      `{"game":"dicestars","players":["a"]} }`,
 		"unknown field":    `{"game":"dicestars","players":["a"],"sed":1}`,
 		"no game":          `{"players":["a"]}`,
 		"unknown game":     `{"game":"chess","players":["a","b"]}`,
