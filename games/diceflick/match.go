@@ -22,8 +22,10 @@ type Options struct {
 	// ShiftBases is the children's variant: a base may slide along its side
 	// before a flick (the flick's offset).
 	ShiftBases bool `json:"shiftBases,omitempty"`
-	// Rounds overrides the number of rounds.
-	Rounds int `json:"rounds,omitempty"`
+	// Rounds overrides the number of rounds (1 to MaxRounds; nil: the
+	// components'). A pointer, so that 0 is refused rather than read as
+	// "not given".
+	Rounds *int `json:"rounds,omitempty"`
 	// Components replaces the whole component set (advanced; nil = default).
 	Components *Components `json:"components,omitempty"`
 }
@@ -37,6 +39,9 @@ func ParseOptions(raw json.RawMessage) (Options, error) {
 	}
 	if err := engine.DecodeStrict(raw, &o); err != nil {
 		return o, fmt.Errorf("diceflick options: %w", err)
+	}
+	if o.Rounds != nil && (*o.Rounds < 1 || *o.Rounds > MaxRounds) {
+		return o, fmt.Errorf("diceflick options: rounds %d: a game has 1 to %d rounds", *o.Rounds, MaxRounds)
 	}
 	return o, nil
 }
@@ -59,8 +64,8 @@ func NewMatch(sim Simulator, players []string, options json.RawMessage) (*Match,
 	if o.Components != nil {
 		c = *o.Components
 	}
-	if o.Rounds != 0 {
-		c.Rounds = o.Rounds
+	if o.Rounds != nil {
+		c.Rounds = *o.Rounds
 	}
 	s, err := NewState(&c, len(players))
 	if err != nil {

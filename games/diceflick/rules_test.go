@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/dicehall/dicehall/engine"
@@ -325,6 +326,37 @@ func TestTiesShareTheVictory(t *testing.T) {
 	s := State{NPlayers: 3, Totals: [MaxPlayers]int{40, 52, 52}}
 	if w := s.Winners(); !slices.Equal(w, []int{1, 2}) {
 		t.Fatalf("winners %v", w)
+	}
+}
+
+// TestRoundsOption: a game has 1 to MaxRounds rounds; absent is the
+// components' 10, and 0 is refused, not read as absent.
+func TestRoundsOption(t *testing.T) {
+	cases := []struct {
+		opts   string
+		rounds int // 0: refused
+	}{
+		{``, 10},
+		{`{"rounds":1}`, 1},
+		{`{"rounds":20}`, 20},
+		{`{"rounds":null}`, 10},
+		{`{"rounds":0}`, 0},
+		{`{"rounds":-3}`, 0},
+		{`{"rounds":21}`, 0},
+		{`{"rounds":2.5}`, 0},
+	}
+	for _, c := range cases {
+		m, err := NewMatch(nil, []string{"ann"}, json.RawMessage(c.opts))
+		switch {
+		case c.rounds == 0 && err == nil:
+			t.Errorf("options %s accepted (%d rounds)", c.opts, m.S.C.Rounds)
+		case c.rounds == 0 && !strings.Contains(err.Error(), "rounds"):
+			t.Errorf("options %s: %v does not name the option", c.opts, err)
+		case c.rounds != 0 && err != nil:
+			t.Errorf("options %s: %v", c.opts, err)
+		case c.rounds != 0 && m.S.C.Rounds != c.rounds:
+			t.Errorf("options %s: %d rounds, want %d", c.opts, m.S.C.Rounds, c.rounds)
+		}
 	}
 }
 

@@ -11,7 +11,7 @@ var info = engine.Info{
 	MinPlayers: 1, MaxPlayers: MaxPlayers,
 	OnePlayer: "dicestars.solo",
 	Options: []engine.OptionSpec{
-		{Name: "soloGrid", Type: engine.OptionInt, Default: []byte("30"), Min: 1, Max: 255,
+		{Name: "soloGrid", Type: engine.OptionInt, Default: []byte("30"), Min: 1, Max: MaxSoloGrid,
 			Label: "dicestars.opt.soloGrid", Flag: "solo-grid", OnePlayerOnly: true,
 			Help: "cells of the solo grid (solo variant)"},
 		{Name: "layout", Type: engine.OptionJSON, Default: []byte("null"), Label: "dicestars.opt.layout"},

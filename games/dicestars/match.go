@@ -14,8 +14,10 @@ type Game struct{}
 
 // Options are the table options of Dice Stars.
 type Options struct {
-	// SoloGrid overrides the number of cells of the solo grid.
-	SoloGrid int `json:"soloGrid,omitempty"`
+	// SoloGrid overrides the number of cells of the solo grid (1 to 255;
+	// nil: the layout's). A pointer, so that 0 is refused rather than read
+	// as "not given".
+	SoloGrid *int `json:"soloGrid,omitempty"`
 	// Layout replaces the whole component layout (advanced; nil = default).
 	Layout *Layout `json:"layout,omitempty"`
 }
@@ -29,8 +31,14 @@ func ParseOptions(raw json.RawMessage) (Options, error) {
 	if err := engine.DecodeStrict(raw, &o); err != nil {
 		return o, fmt.Errorf("dice stars options: %w", err)
 	}
+	if o.SoloGrid != nil && (*o.SoloGrid < 1 || *o.SoloGrid > MaxSoloGrid) {
+		return o, fmt.Errorf("dice stars options: soloGrid %d: the solo grid has 1 to %d cells", *o.SoloGrid, MaxSoloGrid)
+	}
 	return o, nil
 }
+
+// MaxSoloGrid bounds the solo grid (its marks are counted in a byte).
+const MaxSoloGrid = 255
 
 // LayoutFor builds the layout the options ask for.
 func (o Options) LayoutFor() (*Layout, error) {
@@ -38,8 +46,8 @@ func (o Options) LayoutFor() (*Layout, error) {
 	if o.Layout != nil {
 		l = *o.Layout
 	}
-	if o.SoloGrid != 0 {
-		l.SoloCells = o.SoloGrid
+	if o.SoloGrid != nil {
+		l.SoloCells = *o.SoloGrid
 	}
 	if err := l.Validate(); err != nil {
 		return nil, err

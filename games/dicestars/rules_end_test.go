@@ -3,6 +3,7 @@ package dicestars
 import (
 	"encoding/json"
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/dicehall/dicehall/engine"
@@ -271,9 +272,39 @@ func TestSoloGridOption(t *testing.T) {
 	if !s.Over() || !s.SoloLost || s.SoloMarked != 2 {
 		t.Fatalf("over %v lost %v marked %d", s.Over(), s.SoloLost, s.SoloMarked)
 	}
-	for _, bad := range []string{`{"soloGrid":-1}`, `{"soloGrid":256}`, `{"solo":3}`, `[1]`} {
-		if _, err := NewMatch([]string{"ada"}, json.RawMessage(bad)); err == nil {
-			t.Errorf("options %s accepted", bad)
+}
+
+// TestSoloGridRange: the solo grid has 1 to 255 cells; an absent option is
+// the layout's 30, and 0 is refused, not read as absent.
+func TestSoloGridRange(t *testing.T) {
+	cases := []struct {
+		opts  string
+		cells int    // 0: refused
+		says  string // in the refusal
+	}{
+		{``, 30, ""},
+		{`{}`, 30, ""},
+		{`{"soloGrid":1}`, 1, ""},
+		{`{"soloGrid":255}`, 255, ""},
+		{`{"soloGrid":0}`, 0, "soloGrid 0: the solo grid has 1 to 255 cells"},
+		{`{"soloGrid":-1}`, 0, "soloGrid -1"},
+		{`{"soloGrid":256}`, 0, "soloGrid 256"},
+		{`{"soloGrid":null}`, 30, ""},
+		{`{"soloGrid":"7"}`, 0, "soloGrid"},
+		{`{"solo":3}`, 0, "solo"},
+		{`[1]`, 0, "options"},
+	}
+	for _, c := range cases {
+		m, err := NewMatch([]string{"ada"}, json.RawMessage(c.opts))
+		switch {
+		case c.cells == 0 && err == nil:
+			t.Errorf("options %s accepted (%d cells)", c.opts, m.S.L.SoloCells)
+		case c.cells == 0 && !strings.Contains(err.Error(), c.says):
+			t.Errorf("options %s: %v, want it to say %q", c.opts, err, c.says)
+		case c.cells != 0 && err != nil:
+			t.Errorf("options %s: %v", c.opts, err)
+		case c.cells != 0 && m.S.L.SoloCells != c.cells:
+			t.Errorf("options %s: %d cells, want %d", c.opts, m.S.L.SoloCells, c.cells)
 		}
 	}
 }
