@@ -467,3 +467,19 @@ func TestBookwormPassingBotTimesOut(t *testing.T) {
 		t.Fatal("enter did not close the summary")
 	}
 }
+
+// TestBookwormNarrowKeepsTotals: at 80 columns a bot's longer label takes
+// room from the dice column, not from the scores after it.
+func TestBookwormNarrowKeepsTotals(t *testing.T) {
+	g := newBW(t, seatsOf(t, "bookworm", "ann,bot:medium", 3), 3, "", 80, 24)
+	out := g.screen()
+	checkSize(t, out, 80, 24)
+	g.wantOnScreen("cards  round  total", "2 medium (bot)")
+	for _, l := range strings.Split(out, "\n") {
+		if strings.Contains(l, "1 ann ") || strings.Contains(l, "2 medium (bot)") {
+			if strings.HasSuffix(l, "…") || !strings.HasSuffix(l, "0") {
+				t.Fatalf("a player's row is cut: %q", l)
+			}
+		}
+	}
+}

@@ -51,7 +51,7 @@ func (m *Bookworm) Render(w, h int) string {
 	lines := []string{m.bwHeader(v, w)}
 	lines = append(lines, m.cardLines(v)...)
 	lines = append(lines, "", m.displayLine(v), "")
-	lines = append(lines, m.playerLines(v)...)
+	lines = append(lines, m.playerLines(v, w)...)
 	lines = append(lines, m.wordsLines(v, w)...)
 	lines = append(lines, "")
 	switch {
@@ -121,12 +121,15 @@ func (m *Bookworm) choosing() bool { return m.isHumanTurn() && m.stage == stageD
 
 // playerLines is the table of players: dice in the order taken (the top of
 // the pile last, marked), Bookworm cards, points this round, the total.
-func (m *Bookworm) playerLines(v *bookworm.View) []string {
+// The dice column gives up room first, so long names (a bot's label) do
+// not push the totals off a narrow screen.
+func (m *Bookworm) playerLines(v *bookworm.View, w int) []string {
 	nameW := 6
 	for i, p := range v.Players {
 		nameW = max(nameW, len([]rune(m.seatLabel(i, p.Name))))
 	}
-	out := []string{styleFaint.Render(fmt.Sprintf("  %-*s  %-44s %5s %6s %6s", nameW, "player", "dice (first taken → top)", "cards", "round", "total"))}
+	diceW := min(44, max(24, w-nameW-25))
+	out := []string{styleFaint.Render(fmt.Sprintf("  %-*s  %-*s %5s %6s %6s", nameW, "player", diceW, "dice (first taken → top)", "cards", "round", "total"))}
 	for i, p := range v.Players {
 		mark := "  "
 		if !v.Over && slices.Contains(v.Next, p.Name) {
@@ -146,7 +149,7 @@ func (m *Bookworm) playerLines(v *bookworm.View) []string {
 		if len(chips) == 0 {
 			dice = styleFaint.Render("—")
 		}
-		pad := max(0, 44-lipgloss.Width(dice))
+		pad := max(0, diceW-lipgloss.Width(dice))
 		out = append(out, fmt.Sprintf("%s%-*s  %s%s %5d %6d %6d", mark, nameW, m.seatLabel(i, p.Name), dice, strings.Repeat(" ", pad), p.BookwormCards, pts, p.Total))
 	}
 	return out
