@@ -126,9 +126,11 @@ type Shell struct {
 	spec  BoardSpec
 	table *engine.Runner
 	names []string
-	start time.Time
-	now   int64 // game time, ms since the start; never goes back
-	last  engine.Move
+	start time.Time // of game time: moves on by the time the board was hidden
+	now   int64     // game time, ms since the start; never goes back
+	// hiddenSince is when the board went out of sight (zero: in sight).
+	hiddenSince time.Time
+	last        engine.Move
 
 	width, height int
 
@@ -244,6 +246,7 @@ func (s *Shell) nextTick() tea.Cmd {
 
 // Update handles keys, clock steps and bot answers.
 func (s *Shell) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	s.holdClock()
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		s.width, s.height = msg.Width, msg.Height
@@ -251,11 +254,13 @@ func (s *Shell) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if s.quit {
 			return s, nil
 		}
-		s.sync()
-		if t, ok := s.board.(Ticker); ok {
-			t.Tick()
+		if !s.hidden() {
+			s.sync()
+			if t, ok := s.board.(Ticker); ok {
+				t.Tick()
+			}
+			s.askBots()
 		}
-		s.askBots()
 		s.later(s.nextTick())
 	case tea.KeyPressMsg:
 		s.sync()
@@ -264,7 +269,25 @@ func (s *Shell) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case botAnswer:
 		s.answer(msg)
 	}
+	s.holdClock()
 	return s, s.flush()
+}
+
+// hidden reports whether the board is out of sight: the window is too
+// small for it, or the help covers it.
+func (s *Shell) hidden() bool { return s.help || s.tooSmall() }
+
+// holdClock keeps game time still while the board is hidden, so nobody
+// loses a turn to a clock they cannot see: the time it stays hidden is
+// added to the start.
+func (s *Shell) holdClock() {
+	switch now := s.cfg.Now(); {
+	case s.hidden() && s.hiddenSince.IsZero():
+		s.hiddenSince = now
+	case !s.hidden() && !s.hiddenSince.IsZero():
+		s.start = s.start.Add(now.Sub(s.hiddenSince))
+		s.hiddenSince = time.Time{}
+	}
 }
 
 func (s *Shell) later(c tea.Cmd) {
@@ -495,6 +518,9 @@ func (s *Shell) changed(m engine.Move, ev []engine.Event) {
 // their deadline has passed (a person's move at the deadline itself still
 // counts, so a deadline falls due only after it).
 func (s *Shell) sync() {
+	if s.hidden() {
+		return
+	}
 	target := max(s.now, s.cfg.Now().Sub(s.start).Milliseconds())
 	for !s.over && !s.holding() {
 		if s.chanceWait {
@@ -756,7 +782,7 @@ func (s *Shell) Render() string {
 			"  s       after the game: save the record to "+s.DefaultRecordPath(),
 			"  ctrl+c  quit at once",
 			"  f1      this help",
-			"", styleFaint.Render("any key closes the help"))
+			"", styleFaint.Render("the game waits: any key closes the help"))
 		return fitScreen(lines, w, h)
 	}
 	return s.board.Render(w, h)

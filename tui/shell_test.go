@@ -225,9 +225,18 @@ func TestShellEveryBoard(t *testing.T) {
 			tt.press("f1")
 			tt.wantOnScreen("KEYS · "+strings.ToUpper(g.Info().Title), "f1      this help")
 			checkSize(t, tt.screen(), w, h)
+			// The game's clock stands still while the help covers the board.
+			tt.advance(600_000)
+			if tt.Now() != 0 || len(tt.Record().Moves) != moves {
+				t.Fatalf("%s: behind the help, game time went on to %d ms", id, tt.Now())
+			}
 			tt.press("x")
 			if strings.Contains(tt.screen(), "KEYS · ") || len(tt.Record().Moves) != moves {
 				t.Fatalf("%s: the key that closes the help did more", id)
+			}
+			tt.advance(100)
+			if tt.Now() != 100 {
+				t.Fatalf("%s: after the help, game time is %d ms, want 100", id, tt.Now())
 			}
 			tt.press("q")
 			if !tt.Confirming() {
@@ -276,10 +285,19 @@ func TestWindowTooSmall(t *testing.T) {
 			if len(tt.Record().Moves) != moves || tt.Confirming() {
 				t.Fatal("a key did something in a window too small to show it")
 			}
+			// The game waits: its clock stands still.
+			tt.advance(600_000)
+			if tt.Now() != 0 || len(tt.Record().Moves) != moves {
+				t.Fatalf("in a window too small, game time went on to %d ms", tt.Now())
+			}
 			spec := tt.board.Spec()
 			tt.send(tea.WindowSizeMsg{Width: spec.MinWidth, Height: spec.MinHeight})
 			if strings.Contains(tt.screen(), "The window is") {
 				t.Fatal("the notice stays at the minimum size")
+			}
+			tt.advance(100)
+			if tt.Now() != 100 {
+				t.Fatalf("once the window grew, game time is %d ms, want 100", tt.Now())
 			}
 			tt.send(tea.WindowSizeMsg{Width: 60, Height: 15})
 			tt.press("ctrl+c")
