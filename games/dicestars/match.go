@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
 
 	"github.com/dicehall/dicehall/engine"
@@ -101,15 +102,28 @@ func (m *Match) Turn() engine.Turn {
 	return engine.Turn{Actors: []engine.Seat{seatOf(m.S.Current)}}
 }
 
-// Legal lists seat's legal actions.
+// Legal lists every legal action of seat, as engine.State promises: the
+// distinct choices of State.LegalActions, then, while drawing, the
+// announcements of more dice than the bag can give. The short-bag ruling
+// accepts those (the player draws what is there), and an announcement is
+// the player's own act, told in the draw event, so it is listed too.
 func (m *Match) Legal(seat engine.Seat) []engine.Action {
 	if !m.Turn().Has(seat) || seat == engine.ChanceSeat {
 		return nil
 	}
 	acts := m.S.LegalActions(nil)
-	out := make([]engine.Action, len(acts))
+	out := make([]engine.Action, len(acts), len(acts)+3)
 	for i, a := range acts {
 		out[i] = a
+	}
+	if m.S.Phase == PhaseDraw {
+		for _, rr := range [2]bool{false, true} {
+			for n := 1; n <= 3; n++ {
+				if a := Draw(n, rr); !slices.Contains(acts, a) && m.S.Check(a) == nil {
+					out = append(out, a)
+				}
+			}
+		}
 	}
 	return out
 }

@@ -100,7 +100,7 @@ type View struct {
 	BagColors map[string]int `json:"bagColors"`
 	Discarded map[string]int `json:"discardColors"`
 	Columns   []string       `json:"columns"`
-	Legal     []Action       `json:"legal,omitempty"` // the seat's legal actions, when it is to act
+	Legal     []Action       `json:"legal,omitempty"` // the seat's distinct choices (State.LegalActions), when it is to act
 	MustThree bool           `json:"mustDrawThree"`
 	Penalty   bool           `json:"penaltyTurn"` // nothing fits: the take is a penalty
 	// State is the game's compact state for bots. It holds only what the

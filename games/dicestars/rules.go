@@ -552,9 +552,12 @@ func (sh *Sheet) write(r, i int, last bool, sum int) {
 	}
 }
 
-// LegalActions appends the legal actions of the player to act (or nothing
-// in PhaseRoll and PhaseOver) to buf and returns it. It allocates only when
-// buf is too small.
+// LegalActions appends the distinct legal choices of the player to act (or
+// nothing in PhaseRoll and PhaseOver) to buf and returns it. It allocates
+// only when buf is too small. A draw announcing more dice than the bag and
+// the discard due back hold is legal but left out: it draws the same dice
+// as announcing all of them, and bots gain nothing by weighing it twice.
+// Match.Legal, the engine's list, has those draws too.
 func (s *State) LegalActions(buf []Action) []Action {
 	buf = buf[:0]
 	switch s.Phase {

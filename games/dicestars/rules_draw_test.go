@@ -1,6 +1,7 @@
 package dicestars
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/dicehall/dicehall/engine"
@@ -262,5 +263,60 @@ func TestLegalDraws(t *testing.T) {
 		}
 		c := s
 		mustApply(t, &c, got[i])
+	}
+}
+
+// TestLegalIsEveryDraw: Match.Legal lists exactly the draws the rules
+// accept (engine.State's promise), short-bag announcements included, while
+// LegalActions keeps to the distinct choices.
+func TestLegalIsEveryDraw(t *testing.T) {
+	cases := []struct {
+		name     string
+		bag      [NumColors]uint8
+		reserve  []string
+		refill   bool
+		distinct int // how many LegalActions lists
+	}{
+		{"full bag", [NumColors]uint8{2, 3, 4, 3}, []string{"blue:5"}, false, 3},
+		{"two in the bag", [NumColors]uint8{0, 2, 0, 0}, []string{"blue:5"}, false, 2},
+		{"one in the bag", [NumColors]uint8{1, 0, 0, 0}, []string{"blue:5"}, false, 1},
+		{"forced three, one in the bag", [NumColors]uint8{0, 0, 0, 1}, nil, false, 1},
+		{"refill due, little left", [NumColors]uint8{0, 0, 0, 0}, []string{"blue:5"}, true, 2},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			m, err := NewMatch([]string{"ann", "bob"}, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			s := &m.S
+			putReserve(t, s, c.reserve...)
+			for col := range s.Bag {
+				s.Discard[col] += s.Bag[col] - c.bag[col]
+				s.Bag[col] = c.bag[col]
+			}
+			if c.refill {
+				// Only one die is left to come back: the rest stays in the reserve.
+				s.Discard = [NumColors]uint8{0, 1, 0, 0}
+				s.RefillDue = true
+			}
+			s.Phase = PhaseDraw
+			legal := m.Legal(0)
+			if got := len(s.LegalActions(nil)); got != c.distinct {
+				t.Errorf("LegalActions lists %d draws, want %d", got, c.distinct)
+			}
+			for n := -1; n <= 5; n++ {
+				for _, rr := range []bool{false, true} {
+					a := Draw(n, rr)
+					listed := slices.Contains(legal, engine.Action(a))
+					if err := m.Check(engine.Move{Seat: 0, Action: a}); (err == nil) != listed {
+						t.Errorf("%v: listed %v, Check %v", a, listed, err)
+					}
+				}
+			}
+			if first := s.LegalActions(nil)[0]; legal[0] != first {
+				t.Errorf("Legal starts with %v, LegalActions with %v", legal[0], first)
+			}
+		})
 	}
 }
