@@ -114,15 +114,15 @@ func TestGenerateScripts(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	write("four-players-full.json", genScript(t, []string{"ann", "bob", "cid", "dee"}, 4,
+	write("dicestars-four-players-full.json", genScript(t, []string{"ann", "bob", "cid", "dee"}, 4,
 		"four players, random legal moves (seed 4) written out with fixed dice, played to the end", nil))
 	solo := genScript(t, []string{"sol"}, 11,
 		"solo game, random legal moves (seed 11) written out with fixed dice, played to the end", nil)
-	write("solo-full.json", solo)
+	write("dicestars-solo-full.json", solo)
 	// The same game and one more action: everything after the end is refused.
 	over := bytes.Replace(solo, []byte("\n ]}\n"), []byte(",\n  {\"draw\":3}\n ]}\n"), 1)
 	over = bytes.Replace(over, []byte("played to the end"), []byte("played to the end, then one more draw, refused because the game is over"), 1)
-	write("illegal-after-game-over.json", over)
+	write("dicestars-illegal-after-game-over.json", over)
 
 	// The first random two-player game that ends on a penalty.
 	for seed := uint64(0); ; seed++ {
@@ -130,7 +130,7 @@ func TestGenerateScripts(t *testing.T) {
 		if s == nil {
 			continue
 		}
-		write("penalty.json", genScript(t, []string{"ann", "bob"}, seed,
+		write("dicestars-penalty.json", genScript(t, []string{"ann", "bob"}, seed,
 			fmt.Sprintf("random legal moves (seed %d) until a turn where nothing fits: the take is a penalty and triggers the end", seed), nil))
 		break
 	}
@@ -163,7 +163,7 @@ func TestGenerateScripts(t *testing.T) {
 			}
 			return mustJSON(t, map[string]any{"take": "stars", "multipliers": rows}), true
 		}
-		write("illegal-penalty-stars.json", genScript(t, []string{"ann", "bob"}, seed,
+		write("dicestars-illegal-penalty-stars.json", genScript(t, []string{"ann", "bob"}, seed,
 			fmt.Sprintf("random legal moves (seed %d) up to a turn where nothing fits and the reserve shows stars; the last action takes the stars, which a penalty may not", seed), stop))
 		break
 	}

@@ -28,7 +28,7 @@ func recordOf(t *testing.T, name string) []byte {
 }
 
 func TestReplayAt(t *testing.T) {
-	rec := recordOf(t, "two-players.events.json")
+	rec := recordOf(t, "dicestars-two-players.events.json")
 	at := func(n int) dicestars.Report {
 		t.Helper()
 		out := Replay(rec, ReplayOptions{At: n})
@@ -57,7 +57,7 @@ func TestReplayAt(t *testing.T) {
 }
 
 func TestReplaySteps(t *testing.T) {
-	out := Replay(recordOf(t, "refill-return-reserve.events.json"), ReplayOptions{Steps: true, At: -1})
+	out := Replay(recordOf(t, "dicestars-refill-return-reserve.events.json"), ReplayOptions{Steps: true, At: -1})
 	if out.Code != ExitOK {
 		t.Fatalf("exit %d: %v", out.Code, out.Err)
 	}

@@ -80,7 +80,7 @@ var workedExample = []struct {
 	{3, []string{"black:4", "blue:4", "blue:4"}, `{"take":"color","color":"black"}`},
 }
 
-const workedExampleScript = "../../testdata/scripts/worked-example-91.json"
+const workedExampleScript = "../../testdata/scripts/dicestars-worked-example-91.json"
 
 var updateExample = flag.Bool("update-worked-example", false, "rewrite "+workedExampleScript)
 
