@@ -3,7 +3,6 @@ package script
 import (
 	"encoding/json"
 	"fmt"
-	"strings"
 
 	"github.com/dicehall/dicehall/engine"
 	"github.com/dicehall/dicehall/games/diceflick"
@@ -215,66 +214,4 @@ func (diceFlick) Report(st engine.State) any {
 		return m.Report()
 	}
 	return st.View(engine.Spectator)
-}
-
-// DescribeEvent puts a Diceflick event into words.
-func (diceFlick) DescribeEvent(st engine.State, e engine.Event) string {
-	switch d := e.Data.(type) {
-	case diceflick.DrawEvent:
-		what := "draws"
-		if d.Bonus {
-			what = "draws a bonus die:"
-		}
-		return fmt.Sprintf("%s %s %s", d.Player, what, strings.Join(d.Dice, " "))
-	case diceflick.FlickEvent:
-		return fmt.Sprintf("%s flicks the %s die from base %d (angle %.3f, power %.3f)",
-			seatName(st, e.Seat), d.Color, d.Flick.Base, d.Flick.Angle, d.Flick.Power)
-	case diceflick.LandEvent:
-		switch d.Where {
-		case "hole":
-			s := fmt.Sprintf("the %s die lands in hole %s", d.Color, d.Hole)
-			if d.Face > 0 {
-				s += fmt.Sprintf(" showing %d", d.Face)
-			}
-			if d.Centre {
-				s += " on the centre marker"
-			}
-			if d.Bonus {
-				s += " on the bonus marker: one more die and flick"
-			}
-			return s
-		case "out":
-			return fmt.Sprintf("the %s die flies out of the box and goes back into the bag", d.Color)
-		}
-		return fmt.Sprintf("the %s die ends in the trench and goes back into the bag", d.Color)
-	case diceflick.ScoreEvent:
-		if len(d.Parts) == 0 {
-			return fmt.Sprintf("%s scores nothing (best on offer: %d)", d.Player, d.Best)
-		}
-		parts := make([]string, len(d.Parts))
-		for i, p := range d.Parts {
-			switch p.Kind {
-			case "group":
-				parts[i] = fmt.Sprintf("%s group %s = %d", p.Color, strings.Join(p.Holes, " "), p.Points)
-			case "centre":
-				parts[i] = fmt.Sprintf("centre die alone = %d", p.Points)
-			default:
-				parts[i] = fmt.Sprintf("blast %s from %s: %s = %d", p.Line, p.At, strings.Join(p.Holes, " "), p.Points)
-			}
-		}
-		return fmt.Sprintf("%s scores %d (best on offer %d): %s", d.Player, d.Total, d.Best, strings.Join(parts, "; "))
-	case diceflick.RoundEvent:
-		return fmt.Sprintf("end of round %d", d.Round)
-	case diceflick.EndEvent:
-		parts := make([]string, len(d.Scores))
-		for i, sc := range d.Scores {
-			parts[i] = fmt.Sprintf("%s %d", seatName(st, engine.Seat(i)), sc)
-		}
-		w := "nobody"
-		if len(d.Winners) > 0 {
-			w = strings.Join(d.Winners, " and ")
-		}
-		return fmt.Sprintf("game over: %s; winner: %s", strings.Join(parts, ", "), w)
-	}
-	return describeGeneric(e)
 }

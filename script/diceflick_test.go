@@ -123,15 +123,15 @@ func TestDiceflickReplaySteps(t *testing.T) {
 		t.Fatalf("exit %d: %v", rep.Code, rep.Err)
 	}
 	for _, want := range []string{
-		"ann draws green green blue",
-		"the green die lands in hole 4,1 showing 4",
-		"ann scores 9 (best on offer 9): green group 3,1 4,1 4,2 = 9",
-		"the pink die lands in hole 2,2 on the centre marker",
-		"the yellow die ends in the trench and goes back into the bag",
-		"bob scores 12 (best on offer 12): blast row from 2,2: 2,2 = 12",
-		"on the bonus marker: one more die and flick",
-		"ann draws a bonus die: yellow",
-		"end of round 1",
+		"     ann draws green, green, blue\n",
+		"     the green die lands in hole 4,1 showing 4\n",
+		"     ann scores 9 (green group 9)\n",
+		"     the pink die lands in hole 2,2 — on the centre: it counts double\n",
+		"     the yellow die drops into the trench: back into the bag\n",
+		"     bob scores 12 (blast 2,2 row 12)\n",
+		"the bonus marker: one more die and one more flick\n",
+		"     ann draws the bonus die: yellow\n",
+		"     ── round 1 done: ann 9, bob 12\n",
 	} {
 		if !strings.Contains(string(rep.Stdout), want) {
 			t.Errorf("steps lack %q:\n%s", want, rep.Stdout)

@@ -3,7 +3,6 @@ package script
 import (
 	"encoding/json"
 	"fmt"
-	"strings"
 
 	"github.com/dicehall/dicehall/engine"
 	"github.com/dicehall/dicehall/games/dicestars"
@@ -136,98 +135,4 @@ func (diceStars) Report(st engine.State) any {
 		return m.Report()
 	}
 	return st.View(engine.Spectator)
-}
-
-// DescribeEvent puts a Dice Stars event into words.
-func (diceStars) DescribeEvent(st engine.State, e engine.Event) string {
-	who := seatName(st, e.Seat)
-	switch d := e.Data.(type) {
-	case dicestars.RefillEvent:
-		s := fmt.Sprintf("refill: the discard (%s) goes back into the bag", dice(d.FromDiscard))
-		if d.FromReserve > 0 {
-			s += fmt.Sprintf(", and the reserve (%s) too", dice(d.FromReserve))
-		}
-		return s
-	case dicestars.DrawEvent:
-		if d.Count == d.Announced {
-			return fmt.Sprintf("%s draws %s", who, dice(d.Count))
-		}
-		return fmt.Sprintf("%s announces %s; the bag holds only %d", who, dice(d.Announced), d.Count)
-	case dicestars.RollEvent:
-		return "rolled into the reserve: " + strings.Join(d.Dice, " ")
-	case dicestars.TakeEvent:
-		what := d.Choice
-		switch d.Choice {
-		case "color":
-			what = d.Color
-		case "value":
-			what = fmt.Sprintf("the %ds", d.Value)
-		}
-		s := fmt.Sprintf("%s takes %s: %s (sum %d)", who, what, strings.Join(d.Dice, " "), d.Sum)
-		if d.Penalty {
-			return s + fmt.Sprintf("; nothing fitted: %d goes in the penalty cell", d.Sum)
-		}
-		if len(d.Mult) > 0 {
-			parts := make([]string, len(d.Mult))
-			for i, r := range d.Mult {
-				parts[i] = fmt.Sprint(r)
-			}
-			s += "; multipliers marked in rows " + strings.Join(parts, ",")
-		}
-		if len(d.Cells) > 0 {
-			parts := make([]string, len(d.Cells))
-			for i, c := range d.Cells {
-				parts[i] = fmt.Sprintf("row %d cell %d=%s", c.Row, c.Cell+1, c.Text)
-			}
-			s += "; writes " + strings.Join(parts, ", ")
-		}
-		return s
-	case dicestars.SoloEvent:
-		s := fmt.Sprintf("solo grid: %d more marked, %d in all", d.Marks, d.Marked)
-		if d.Lost {
-			s += ": the grid is full, the game is lost"
-		}
-		return s
-	case dicestars.EndEvent:
-		parts := make([]string, len(d.Scores))
-		for i, sc := range d.Scores {
-			parts[i] = fmt.Sprintf("%s %d", seatName(st, engine.Seat(i)), sc)
-		}
-		w := "nobody"
-		if len(d.Winners) > 0 {
-			w = strings.Join(d.Winners, " and ")
-		}
-		return fmt.Sprintf("game over: %s; winner: %s", strings.Join(parts, ", "), w)
-	}
-	if e.Kind == "end-triggered" {
-		return fmt.Sprintf("%s triggered the end: the round is played out", who)
-	}
-	return describeGeneric(e)
-}
-
-func dice(n int) string {
-	if n == 1 {
-		return "1 die"
-	}
-	return fmt.Sprintf("%d dice", n)
-}
-
-func seatName(st engine.State, s engine.Seat) string {
-	if p := st.Players(); s >= 0 && int(s) < len(p) {
-		return p[s]
-	}
-	return s.String()
-}
-
-// describeGeneric is the line for an event no adapter words: its kind and
-// data as JSON.
-func describeGeneric(e engine.Event) string {
-	if e.Data == nil {
-		return e.Kind
-	}
-	b, err := compact(e.Data)
-	if err != nil {
-		return e.Kind
-	}
-	return e.Kind + " " + string(b)
 }

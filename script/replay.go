@@ -167,14 +167,12 @@ func reportOf(gameID string, st engine.State) any {
 }
 
 // replaySteps plays the record move by move and writes a line for each move
-// and an indented line for each event it produced.
+// and, indented, the narration of the events it produced.
 func replaySteps(g engine.Game, rec engine.Record) Outcome {
 	st, err := g.New(rec.Players, rec.Options)
 	if err != nil {
 		return malformedOutcome(fmt.Errorf("replay setup: %w", err))
 	}
-	ad, _ := AdapterFor(rec.Game)
-	desc, _ := ad.(Describer)
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s for %s\n", g.Info().Title, strings.Join(rec.Players, ", "))
 	width := len(fmt.Sprint(len(rec.Moves)))
@@ -183,7 +181,7 @@ func replaySteps(g engine.Game, rec engine.Record) Outcome {
 		if err != nil {
 			return stepsFailure(&b, ExitMalformed, fmt.Errorf("move %d: %w", i, err))
 		}
-		fmt.Fprintf(&b, "%*d  %-8s %s\n", width, i, seatName(st, lm.Seat), actionText(a))
+		fmt.Fprintf(&b, "%*d  %-8s %s\n", width, i, engine.SeatName(rec.Players, lm.Seat), actionText(a))
 		ev, err := st.Apply(engine.Move{Seat: lm.Seat, At: lm.At, Action: a})
 		if err != nil {
 			if re, ok := engine.AsRuleError(err); ok {
@@ -191,12 +189,12 @@ func replaySteps(g engine.Game, rec engine.Record) Outcome {
 			}
 			return stepsFailure(&b, ExitIllegal, fmt.Errorf("move %d: %w", i, err))
 		}
+		// The game's own narration, as every client shows it; an event it
+		// tells nothing of (a Bookworm turn starting) gets no line.
 		for _, e := range ev {
-			line := describeGeneric(e)
-			if desc != nil {
-				line = desc.DescribeEvent(st, e)
+			for _, line := range narration(g, e, rec.Players) {
+				fmt.Fprintf(&b, "%*s     %s\n", width, "", line)
 			}
-			fmt.Fprintf(&b, "%*s     %s\n", width, "", line)
 		}
 	}
 	return Outcome{Code: ExitOK, Stdout: []byte(b.String()), Record: &rec}

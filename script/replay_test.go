@@ -3,9 +3,12 @@ package script
 import (
 	"encoding/json"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/dicehall/dicehall/engine"
+	"github.com/dicehall/dicehall/games/all"
 	"github.com/dicehall/dicehall/games/dicestars"
 )
 
@@ -66,9 +69,9 @@ func TestReplaySteps(t *testing.T) {
 		"Dice Stars for ann, bob\n",
 		"0  ann      draw 3\n",
 		"1  chance   roll orange:star blue:star black:4\n",
-		"ann takes stars: orange:star blue:star (sum 0); multipliers marked in rows 2,2",
-		"refill: the discard (2 dice) goes back into the bag, and the reserve (1 die) too",
-		"bob takes black: black:4 black:5 (sum 9); writes row 2 cell 1=X, row 3 cell 1=9",
+		"     ann took 2 stars: multipliers in rows 2, 2\n",
+		"     bob put the discard (2) and the reserve (1) back into the bag\n",
+		"     bob took black (2 dice, sum 9) into the black column\n",
 	} {
 		if !strings.Contains(text, want) {
 			t.Errorf("steps lack %q:\n%s", want, text)
@@ -79,65 +82,75 @@ func TestReplaySteps(t *testing.T) {
 	}
 }
 
-func TestReplayRefusedMove(t *testing.T) {
-	rec := `{"game":"dicestars","players":["ann","bob"],"moves":[
-		{"seat":0,"action":{"draw":3}},
-		{"seat":-1,"action":{"roll":["blue:2","blue:3","blue:4"]}},
-		{"seat":1,"action":{"take":"value","value":2}}]}`
-	out := Replay([]byte(rec), ReplayOptions{At: -1})
-	if out.Code != ExitIllegal {
-		t.Fatalf("exit %d: %s", out.Code, out.Stdout)
-	}
-	var body struct {
-		Error MoveFailure      `json:"error"`
-		State dicestars.Report `json:"state"`
-	}
-	if err := json.Unmarshal(out.Stdout, &body); err != nil {
-		t.Fatal(err)
-	}
-	if body.Error.Move != 2 || body.Error.Rule != "not-your-turn" || body.State.Phase != "take" {
-		t.Errorf("refusal %+v, state phase %s", body.Error, body.State.Phase)
-	}
-	steps := Replay([]byte(rec), ReplayOptions{Steps: true, At: -1})
-	if steps.Code != ExitIllegal || !strings.Contains(string(steps.Stdout), "error: move 2 refused (not-your-turn)") {
-		t.Errorf("steps: exit %d\n%s", steps.Code, steps.Stdout)
-	}
-}
-
-func TestReplayMalformed(t *testing.T) {
-	for name, rec := range map[string]string{
-		"empty":        ``,
-		"not json":     `{"game"`,
-		"no game":      `{"players":["a"],"moves":[]}`,
-		"no players":   `{"game":"dicestars","moves":[]}`,
-		"unknown game": `{"game":"go","players":["a"],"moves":[]}`,
-		"six players":  `{"game":"dicestars","players":["a","b","c","d","e","f"],"moves":[]}`,
-		"bad action":   `{"game":"dicestars","players":["a"],"moves":[{"seat":0,"action":{"jump":1}}]}`,
-		"null":         `null`,
-		"array":        `[]`,
-		"stray brace":  `{"game":"dicestars","players":["a"],"moves":[]} }`,
-		"two objects":  `{"game":"dicestars","players":["a"],"moves":[]} {}`,
-		"seed text":    `{"game":"dicestars","players":["a"],"seed":"7","moves":[]}`,
-		"seat text":    `{"game":"dicestars","players":["a"],"moves":[{"seat":"0","action":{"draw":3}}]}`,
-		"moves object": `{"game":"dicestars","players":["a"],"moves":{}}`,
-	} {
-		t.Run(name, func(t *testing.T) {
-			for _, opt := range []ReplayOptions{{At: -1}, {Steps: true, At: -1}} {
-				if out := Replay([]byte(rec), opt); out.Code != ExitMalformed {
-					t.Errorf("steps=%v: exit %d: %s", opt.Steps, out.Code, out.Stdout)
+// TestReplayStepsAreTheNarration: for every example that plays, the lines
+// under each move of replay --steps are the game's own narration of its
+// events (engine.Describe), the sentences every client shows, and nothing
+// else; script --events gives each event the same sentence as "text".
+func TestReplayStepsAreTheNarration(t *testing.T) {
+	for _, path := range exampleScripts(t) {
+		input, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := Execute(input, Options{Events: true})
+		if out.Record == nil || len(out.Record.Moves) == 0 {
+			continue
+		}
+		rec := *out.Record
+		g, _ := all.Registry.Lookup(rec.Game)
+		st, err := g.New(rec.Players, rec.Options)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var want []string
+		for _, lm := range rec.Moves {
+			a, err := g.DecodeAction(lm.Action)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ev, err := st.Apply(engine.Move{Seat: lm.Seat, At: lm.At, Action: a})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, e := range ev {
+				for _, line := range engine.Describe(g, e, rec.Players) {
+					want = append(want, strings.TrimSpace(line))
 				}
 			}
-		})
-	}
-}
-
-// TestReplayIgnoresUnknownFields: a record's fields the replay does not know,
-// in the record or in a move, are notes of the program that wrote it.
-func TestReplayIgnoresUnknownFields(t *testing.T) {
-	rec := `{"game":"dicestars","players":["a"],"client":"x 1.0","moves":[
-		{"seat":0,"action":{"draw":3},"note":"first"},{"seat":-1,"action":{"roll":["blue:2","blue:3","blue:4"]}}]}`
-	out := Replay([]byte(rec), ReplayOptions{At: -1})
-	if out.Code != ExitOK || !strings.Contains(string(out.Stdout), `"blue:4"`) {
-		t.Fatalf("exit %d: %s", out.Code, out.Stdout)
+		}
+		recJSON, err := json.Marshal(rec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		steps := Replay(recJSON, ReplayOptions{Steps: true, At: -1})
+		var got []string
+		for _, line := range strings.Split(string(steps.Stdout), "\n") {
+			// Events are indented past the move numbers (fewer than 5 digits).
+			if strings.HasPrefix(line, "     ") {
+				got = append(got, strings.TrimSpace(line))
+			}
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("%s: replay --steps tells\n%s\nthe game's narration is\n%s", path, strings.Join(got, "\n"), strings.Join(want, "\n"))
+		}
+		var body struct {
+			Events [][]struct {
+				Text string `json:"text"`
+			} `json:"events"`
+		}
+		if err := json.Unmarshal(out.Stdout, &body); err != nil {
+			t.Fatal(err)
+		}
+		var texts []string
+		for _, list := range body.Events {
+			for _, e := range list {
+				if e.Text != "" {
+					texts = append(texts, strings.Split(e.Text, "\n")...)
+				}
+			}
+		}
+		if !slices.Equal(texts, want) {
+			t.Errorf("%s: the events' texts are\n%s\nthe game's narration is\n%s", path, strings.Join(texts, "\n"), strings.Join(want, "\n"))
+		}
 	}
 }

@@ -133,7 +133,7 @@ func Execute(input []byte, opt Options) Outcome {
 	out := Outcome{Record: &rec}
 	var events any
 	if opt.Events {
-		events = res.Events
+		events = narrated(res.Table.Game, res.Events, rec.Players)
 	}
 	report, err := compact(res.Report())
 	if err != nil {
@@ -155,6 +155,36 @@ func Execute(input []byte, opt Options) Outcome {
 		return Outcome{Code: ExitIO, Err: fmt.Errorf("encode output: %w", err), Record: &rec}
 	}
 	return out
+}
+
+// eventOut is an event as `script --events` prints it: the event and the
+// game's English sentence for it (docs/scripts.md).
+type eventOut struct {
+	engine.Event
+	Text string `json:"text,omitempty"`
+}
+
+// narrated adds its narration to every event.
+func narrated(g engine.Game, events [][]engine.Event, players []string) [][]eventOut {
+	out := make([][]eventOut, len(events))
+	for i, list := range events {
+		out[i] = make([]eventOut, len(list))
+		for j, e := range list {
+			out[i][j] = eventOut{Event: e, Text: strings.Join(narration(g, e, players), "\n")}
+		}
+	}
+	return out
+}
+
+// narration is what the game tells of one event in English: its catalogue
+// sentences (engine.Describe), as the terminal log and the web show them,
+// each trimmed (the catalogue may indent a line for the terminal's log).
+func narration(g engine.Game, e engine.Event, players []string) []string {
+	lines := engine.Describe(g, e, players)
+	for i, l := range lines {
+		lines[i] = strings.TrimSpace(l)
+	}
+	return lines
 }
 
 func malformedOutcome(err error) Outcome {

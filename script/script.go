@@ -62,12 +62,6 @@ type Adapter interface {
 	Report(st engine.State) any
 }
 
-// Describer is an optional Adapter extension: a line for people about an
-// event (used by `dicehall replay --steps`).
-type Describer interface {
-	DescribeEvent(st engine.State, e engine.Event) string
-}
-
 // Step is one decoded script action. Play makes its moves on the table: the
 // seat's own move and the chance outcomes that follow it, fixed by the script
 // or drawn from the table's source. The runner undoes every move of a step
