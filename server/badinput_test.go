@@ -43,9 +43,15 @@ func TestBadWebSocketInput(t *testing.T) {
 	expectError(`{"type":"ping","id":9} {}`, "malformed")
 	expectError(`{"type":"ping","pad":"`+strings.Repeat("x", 9000)+`"}`, "too-large")
 	// A malformed or illegal action is refused with the rules' words.
-	c.send(`{"type":"act","id":5,"action":{"draw":9}}`)
+	c.send(`{"type":"act","id":5,"action":{"draw":"nine"}}`)
 	if m := c.await("refused", nil); m.Rule != engine.ErrBadAction.Rule || !strings.Contains(m.Message, "draw") {
 		t.Fatalf("bad action: %s", m.raw)
+	}
+	// A well-formed number out of range is the rules' to refuse, with the
+	// same code a script gets for it.
+	c.send(`{"type":"act","id":55,"action":{"draw":9}}`)
+	if m := c.await("refused", nil); m.Rule != "draw-count" {
+		t.Fatalf("draw of 9: %s", m.raw)
 	}
 	c.send(`{"type":"act","id":6,"action":{"draw":1}}`)
 	if m := c.await("refused", nil); m.Rule == "" || m.Message == "" || m.Rule == engine.ErrBadAction.Rule {

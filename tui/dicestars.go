@@ -191,8 +191,9 @@ func (m *DiceStars) openPicker() {
 // pickMult is the star choice as picked so far.
 func (m *DiceStars) pickMult() dicestars.Action {
 	a := dicestars.Action{Type: dicestars.ActTakeStars}
+	// An action names rows by value (the same JSON in every layout).
 	for _, r := range m.pickRows {
-		a.Mult[r]++
+		a.Mult[m.layout.RowValues[r]-dicestars.LowRow]++
 	}
 	return a
 }
@@ -226,7 +227,7 @@ func (m *DiceStars) pickKey(s string) {
 		}
 		a := m.pickMult()
 		sh := &m.match.S.Sheets[m.match.S.Current]
-		if free := m.layout.Multipliers[r] - int(sh.Marked[r]) - int(a.Mult[r]); free <= 0 {
+		if free := m.layout.Multipliers[r] - int(sh.Marked[r]) - a.StarsIn(v); free <= 0 {
 			m.sh.Fail(fmt.Sprintf("row %d has no unmarked multiplier cell left", v))
 			return
 		}

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -529,5 +530,33 @@ func TestKeysNeverPlayForABot(t *testing.T) {
 	}
 	if g.Message() != "random (bot) is playing: watch, or q to quit" {
 		t.Fatalf("message %q", g.Message())
+	}
+}
+
+// With the rows in another order (the layout option), a row key still
+// names the row of that value: the star lands in row 6, wherever the sheet
+// prints it.
+func TestStarPickerOtherLayout(t *testing.T) {
+	l := dicestars.DefaultLayout
+	slices.Reverse(l.RowValues[:])
+	slices.Reverse(l.Green[:])
+	slices.Reverse(l.Multipliers[:])
+	opts, err := json.Marshal(dicestars.Options{Layout: &l})
+	if err != nil {
+		t.Fatal(err)
+	}
+	seed := starSeed(t, 1)
+	g := newTable(t, "dicestars", seatsOf(t, "dicestars", "ann,bob", seed), seed, string(opts), 120, 40)
+	g.settle()
+	m := g.ds()
+	s := &m.Match().S
+	g.keys("3", "s")
+	for range m.pickStars {
+		g.keys("6")
+	}
+	g.keys("enter")
+	row6 := l.RowOf(6)
+	if m.picking || s.Sheets[0].Marked[row6] == 0 {
+		t.Fatalf("after enter: picking %v, marked %v (row 6 is row %d here); %q", m.picking, s.Sheets[0].Marked, row6, g.Message())
 	}
 }

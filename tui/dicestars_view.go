@@ -473,8 +473,9 @@ func (m *DiceStars) pickerLines() []string {
 	var ch []string
 	for r := 0; r < dicestars.NumRows; r++ {
 		total := m.layout.Multipliers[r]
-		marked := int(sh.Marked[r]) + int(a.Mult[r])
-		cells := strings.Repeat("★", int(sh.Marked[r])) + styleTurn.Render(strings.Repeat("★", int(a.Mult[r]))) + strings.Repeat("☆", total-marked)
+		placed := a.StarsIn(m.layout.RowValues[r])
+		marked := int(sh.Marked[r]) + placed
+		cells := strings.Repeat("★", int(sh.Marked[r])) + styleTurn.Render(strings.Repeat("★", placed)) + strings.Repeat("☆", total-marked)
 		note := ""
 		switch {
 		case marked == total:
