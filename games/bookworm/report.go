@@ -6,7 +6,7 @@ import (
 )
 
 // Report is the public picture of a game: the JSON `dicehall script` prints
-// (a public contract, docs/scripts.md) and the heart of every seat's view.
+// (a public contract, docs/rules/bookworm.md#in-scripts) and the heart of every seat's view.
 // Fields are only ever added.
 type Report struct {
 	Over     bool     `json:"over"`

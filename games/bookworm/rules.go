@@ -20,7 +20,6 @@ const (
 	RuleWrongLetter      = "wrong-letter"
 	RuleAlreadyNamed     = "already-named"
 	RuleNoSuchDie        = "no-such-die"
-	RuleNotOnDisplay     = "not-on-display" // the die is neither in the display nor another player's
 	RuleOwnDie           = "own-die"
 	RuleNoBookwormCards  = "no-bookworm-cards"
 	RuleCannotSteal      = "cannot-steal"

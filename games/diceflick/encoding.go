@@ -58,7 +58,7 @@ const (
 )
 
 // actionJSON is the wire form, shared by records, the wire and scripts
-// (docs/scripts.md):
+// (docs/rules/diceflick.md#in-scripts):
 //
 //	{"draw": ["blue", "white"]}
 //	{"flick": {"die": 0, "base": 0, "offset": 0, "angle": 0.1, "power": 0.6}}

@@ -3,7 +3,7 @@ package diceflick
 import "github.com/dicehall/dicehall/engine"
 
 // Report is the public picture of a game: the JSON `dicehall script` prints
-// (docs/scripts.md) and the heart of every view. Nothing in Diceflick is
+// (docs/rules/diceflick.md#in-scripts) and the heart of every view. Nothing in Diceflick is
 // hidden but the bag's future, so every seat sees the same. Fields are only
 // ever added.
 type Report struct {

@@ -73,7 +73,7 @@ func (a Action) multRows() []int {
 const MaxMultipliers = 64
 
 // actionJSON is the wire form of an action; the same shapes appear in
-// scripts (docs/scripts.md) and game records.
+// scripts (docs/rules/dicestars.md#in-scripts) and game records.
 type actionJSON struct {
 	Draw          *int     `json:"draw,omitempty"`
 	ReturnReserve *bool    `json:"returnReserve,omitempty"`

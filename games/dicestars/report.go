@@ -3,7 +3,7 @@ package dicestars
 import "github.com/dicehall/dicehall/engine"
 
 // Report is the public picture of a game: the JSON the `dicehall script`
-// command prints (a public contract, docs/scripts.md) and the heart of every
+// command prints (a public contract, docs/rules/dicestars.md#in-scripts) and the heart of every
 // seat's view. Fields are only ever added.
 type Report struct {
 	Over      bool           `json:"over"`
