@@ -105,3 +105,14 @@ func TestInfoValidate(t *testing.T) {
 		})
 	}
 }
+
+func TestExactlyOne(t *testing.T) {
+	for _, c := range []struct {
+		in   []bool
+		want bool
+	}{{nil, false}, {[]bool{false, false}, false}, {[]bool{false, true, false}, true}, {[]bool{true, true}, false}} {
+		if got := engine.ExactlyOne(c.in...); got != c.want {
+			t.Errorf("ExactlyOne(%v) = %v", c.in, got)
+		}
+	}
+}

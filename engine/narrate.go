@@ -137,3 +137,14 @@ func SeatName(players []string, s Seat) string {
 	}
 	return s.String()
 }
+
+// MustCatalogue reads a game's English catalogue, a JSON object of message
+// keys to templates embedded in the game's package. A catalogue that does
+// not decode is a programming error, caught when the package loads.
+func MustCatalogue(data []byte) map[string]string {
+	var cat map[string]string
+	if err := DecodeStrict(data, &cat); err != nil {
+		panic(fmt.Sprintf("engine: catalogue: %v", err))
+	}
+	return cat
+}

@@ -97,6 +97,35 @@ func (r *Registry) IDs() []string {
 	return ids
 }
 
+// DecodeWire decodes an action's wire form W strictly and converts it with
+// conv into *dst, which changes only on success. what names the action in a
+// decoding error ("dice stars action: unknown field ..."); conv words its
+// own errors.
+func DecodeWire[W, A any](data []byte, dst *A, what string, conv func(*W) (A, error)) error {
+	var w W
+	if err := DecodeStrict(data, &w); err != nil {
+		return fmt.Errorf("%s: %w", what, err)
+	}
+	a, err := conv(&w)
+	if err != nil {
+		return err
+	}
+	*dst = a
+	return nil
+}
+
+// ExactlyOne reports whether exactly one of present is true: an action's
+// JSON names one form (draw, roll, take...), never none or two.
+func ExactlyOne(present ...bool) bool {
+	n := 0
+	for _, p := range present {
+		if p {
+			n++
+		}
+	}
+	return n == 1
+}
+
 // DecodeStrict decodes one JSON value into v, refusing fields v does not
 // have and anything after the value: actions and options are contracts, and
 // a misspelt field must not pass silently.

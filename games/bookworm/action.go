@@ -210,16 +210,13 @@ func faceNameFor(c *Components, n, i int, f uint8) string {
 // category or a die number out of range is well formed, and the rules
 // refuse it with their code, as they do the same action from a script.
 func (a *Action) UnmarshalJSON(data []byte) error {
-	var j actionJSON
-	if err := engine.DecodeStrict(data, &j); err != nil {
-		return fmt.Errorf("bookworm action: %w", err)
-	}
-	act, err := j.action()
-	if err != nil {
-		return fmt.Errorf("bookworm action: %w", err)
-	}
-	*a = act
-	return nil
+	return engine.DecodeWire(data, a, "bookworm action", func(j *actionJSON) (Action, error) {
+		act, err := j.action()
+		if err != nil {
+			return Action{}, fmt.Errorf("bookworm action: %w", err)
+		}
+		return act, nil
+	})
 }
 
 func (j *actionJSON) action() (Action, error) {

@@ -1,6 +1,10 @@
 package bookworm
 
-import "github.com/dicehall/dicehall/engine"
+import (
+	_ "embed"
+
+	"github.com/dicehall/dicehall/engine"
+)
 
 // Info describes Bookworm to the platform: its seats, options, bots and
 // English catalogue (narration in narrate.go adds its sentences).
@@ -33,44 +37,11 @@ var info = engine.Info{
 	Messages:   messages,
 }
 
-// messages is the English catalogue of Bookworm.
-var messages = map[string]string{
-	"bookworm.opt.special":      "Play with the green Special die",
-	"bookworm.opt.special.hint": "Leave it out for a first game.",
-	"bookworm.opt.think":        "Think time before the countdown",
-	"bookworm.opt.countdown":    "Countdown",
-	"bookworm.opt.challenge":    "Time to challenge a word",
-	"bookworm.opt.vote":         "Time to vote",
-	"bookworm.opt.target":       "Points to win",
-	"bookworm.unit.seconds":     "{n} {n:second:seconds}",
-	"bookworm.bot.easy":         "easy",
-	"bookworm.bot.medium":       "medium",
-	"bookworm.bot.hard":         "hard",
+// messages is the English catalogue: option and bot labels, and the
+// narration's sentences (narrate.go). It is data, kept as JSON beside the
+// code; French lives with the browser page (web/static/i18n.js).
+//
+//go:embed messages.json
+var messagesJSON []byte
 
-	// Narration (narrate.go).
-	"bookworm.card":              "new category card: {categories}",
-	"bookworm.category":          "{who} chose {category} ({level})",
-	"bookworm.roll":              "the dice show {faces}",
-	"bookworm.special":           "{who} turned the Special die to {face}",
-	"bookworm.word":              "{who}: \"{word}\" for die {die} ({letter})",
-	"bookworm.challenge-window":  "the word list does not know it: anyone may challenge",
-	"bookworm.allow":             "{who} lets it pass",
-	"bookworm.challenge":         "{who} challenges \"{word}\": vote!",
-	"bookworm.vote.accept":       "{who} votes accept",
-	"bookworm.vote.reject":       "{who} votes reject",
-	"bookworm.verdict.accepted":  "vote on \"{word}\": {accept} accept, {reject} reject, {abstain} abstain: it stands",
-	"bookworm.verdict.rejected":  "vote on \"{word}\": {accept} accept, {reject} reject, {abstain} abstain: rejected: try another word",
-	"bookworm.take":              "{who} took die {die} ({face})",
-	"bookworm.steal":             "{who} stole die {die} ({face}) from {from}, who gets a Bookworm card",
-	"bookworm.bonus":             "{who} also gets the •• die",
-	"bookworm.question":          "{who} took the ? die: a new card",
-	"bookworm.timeout.challenge": "nobody challenged: the word stands",
-	"bookworm.timeout.vote":      "the vote's time is up",
-	"bookworm.fail.timeout":      "{who} ran out of time",
-	"bookworm.fail.gave-up":      "{who} gave up",
-	"bookworm.round-end":         "round {round} over: {scores}",
-	"bookworm.round":             "round {round}: {who} is the Bookworm",
-	"bookworm.reshuffle":         "every category card has been used: the stack starts over",
-	"bookworm.over.winner":       "game over: {who} wins",
-	"bookworm.over.winners":      "game over: {who} share the win",
-}
+var messages = engine.MustCatalogue(messagesJSON)

@@ -8,7 +8,7 @@ import (
 )
 
 // Narrate puts a Bookworm event into catalogue messages (the English
-// sentences are in info.go). Faces are passed as their labels and lists
+// sentences are in messages.json). Faces are passed as their labels and lists
 // pre-joined: a client cannot translate them anyway.
 func (Game) Narrate(e engine.Event, players []string) []engine.Message {
 	// who names a seat; a move of no player (a timeout) is the table's.

@@ -195,26 +195,11 @@ func (a Action) MarshalJSON() ([]byte, error) {
 
 // UnmarshalJSON decodes the wire form strictly.
 func (a *Action) UnmarshalJSON(data []byte) error {
-	var j actionJSON
-	if err := engine.DecodeStrict(data, &j); err != nil {
-		return fmt.Errorf("diceflick action: %w", err)
-	}
-	act, err := j.action()
-	if err != nil {
-		return err
-	}
-	*a = act
-	return nil
+	return engine.DecodeWire(data, a, "diceflick action", (*actionJSON).action)
 }
 
 func (j *actionJSON) action() (Action, error) {
-	forms := 0
-	for _, present := range []bool{j.Draw != nil, j.Flick != nil, j.Land != nil, j.Score != nil} {
-		if present {
-			forms++
-		}
-	}
-	if forms != 1 {
+	if !engine.ExactlyOne(j.Draw != nil, j.Flick != nil, j.Land != nil, j.Score != nil) {
 		return Action{}, fmt.Errorf("diceflick action: want exactly one of draw, flick, land or score")
 	}
 	if j.Land == nil && (j.Face != 0 || j.Path != nil) {

@@ -1,6 +1,10 @@
 package diceflick
 
-import "github.com/dicehall/dicehall/engine"
+import (
+	_ "embed"
+
+	"github.com/dicehall/dicehall/engine"
+)
 
 // Info describes Diceflick to the platform: its seats, options, bots and
 // English catalogue (narration in narrate.go adds its sentences).
@@ -23,33 +27,11 @@ var info = engine.Info{
 	Messages:   messages,
 }
 
-// messages is the English catalogue of Diceflick.
-var messages = map[string]string{
-	"diceflick.practice":            "practice alone",
-	"diceflick.opt.shiftBases":      "Children’s variant: bases may slide along their side",
-	"diceflick.opt.shiftBases.hint": "Press anywhere along a side to flick from there.",
-	"diceflick.opt.rounds":          "Rounds",
-	"diceflick.opt.components":      "Arena components",
-	"diceflick.bot.easy":            "easy",
-	"diceflick.bot.medium":          "medium",
-	"diceflick.bot.hard":            "hard",
+// messages is the English catalogue: option and bot labels, and the
+// narration's sentences (narrate.go). It is data, kept as JSON beside the
+// code; French lives with the browser page (web/static/i18n.js).
+//
+//go:embed messages.json
+var messagesJSON []byte
 
-	// Narration (narrate.go). A landing line is indented under its flick.
-	"diceflick.draw":              "{who} draws {dice}",
-	"diceflick.draw.bonus":        "{who} draws the bonus die: {dice}",
-	"diceflick.flick":             "{who} flicks the {color} die from base {base} (angle {angle}, power {power})",
-	"diceflick.land":              "  the {color} die lands in hole {hole}",
-	"diceflick.land.bonus":        "  the {color} die lands in hole {hole} — the bonus marker: one more die and one more flick",
-	"diceflick.land.centre":       "  the {color} die lands in hole {hole} — on the centre: it counts double",
-	"diceflick.land.face":         "  the {color} die lands in hole {hole} showing {face}",
-	"diceflick.land.face.bonus":   "  the {color} die lands in hole {hole} showing {face} — the bonus marker: one more die and one more flick",
-	"diceflick.land.face.centre":  "  the {color} die lands in hole {hole} showing {face} — on the centre: it counts double",
-	"diceflick.land.trench":       "  the {color} die drops into the trench: back into the bag",
-	"diceflick.land.out":          "  the {color} die jumps out of the box: back into the bag",
-	"diceflick.score":             "{who} scores {total}",
-	"diceflick.score.below":       "{who} scores {total} — {best} was on offer",
-	"diceflick.score.parts":       "{who} scores {total} ({parts})",
-	"diceflick.score.parts.below": "{who} scores {total} ({parts}) — {best} was on offer",
-	"diceflick.round-end":         "── round {round} done: {totals}",
-	"diceflick.over":              "game over: {who} won",
-}
+var messages = engine.MustCatalogue(messagesJSON)

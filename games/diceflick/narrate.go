@@ -9,7 +9,7 @@ import (
 )
 
 // Narrate puts a Diceflick event into catalogue messages (the English
-// sentences are in info.go). Dice, holes and angles are passed already
+// sentences are in messages.json). Dice, holes and angles are passed already
 // written: a client cannot translate them anyway.
 func (Game) Narrate(e engine.Event, players []string) []engine.Message {
 	msg := func(key string, args map[string]any) []engine.Message {

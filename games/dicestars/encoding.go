@@ -124,30 +124,11 @@ func (a Action) MarshalJSON() ([]byte, error) {
 // a value of 7 or a multiplier in row 9 is well formed, and the rules refuse
 // it with their own code, as they do the same action from a script.
 func (a *Action) UnmarshalJSON(data []byte) error {
-	var j actionJSON
-	if err := engine.DecodeStrict(data, &j); err != nil {
-		return fmt.Errorf("dice stars action: %w", err)
-	}
-	act, err := j.action()
-	if err != nil {
-		return err
-	}
-	*a = act
-	return nil
+	return engine.DecodeWire(data, a, "dice stars action", (*actionJSON).action)
 }
 
 func (j *actionJSON) action() (Action, error) {
-	forms := 0
-	if j.Draw != nil {
-		forms++
-	}
-	if j.Roll != nil {
-		forms++
-	}
-	if j.Take != nil {
-		forms++
-	}
-	if forms != 1 {
+	if !engine.ExactlyOne(j.Draw != nil, j.Roll != nil, j.Take != nil) {
 		return Action{}, fmt.Errorf("dice stars action: want exactly one of draw, roll or take")
 	}
 	switch {

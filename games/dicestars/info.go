@@ -1,6 +1,10 @@
 package dicestars
 
-import "github.com/dicehall/dicehall/engine"
+import (
+	_ "embed"
+
+	"github.com/dicehall/dicehall/engine"
+)
 
 // Info describes Dice Stars to the platform: its seats, options, bots and
 // English catalogue (narration in narrate.go adds its sentences).
@@ -21,32 +25,11 @@ var info = engine.Info{
 	Messages:   messages,
 }
 
-// messages is the English catalogue of Dice Stars.
-var messages = map[string]string{
-	"dicestars.solo":         "solo, against the virtual opponent",
-	"dicestars.opt.soloGrid": "Solo grid cells",
-	"dicestars.opt.layout":   "Sheet and bag layout",
-	"dicestars.bot.random":   "random",
-	"dicestars.bot.greedy":   "greedy",
-	"dicestars.bot.expert":   "expert",
+// messages is the English catalogue: option and bot labels, and the
+// narration's sentences (narrate.go). It is data, kept as JSON beside the
+// code; French lives with the browser page (web/static/i18n.js).
+//
+//go:embed messages.json
+var messagesJSON []byte
 
-	// Narration (narrate.go).
-	"dicestars.refill":             "{who} put the discard ({discard}) back into the bag",
-	"dicestars.refill.reserve":     "{who} put the discard ({discard}) and the reserve ({reserve}) back into the bag",
-	"dicestars.draw":               "{who} draws {n}…",
-	"dicestars.draw.you":           "{who} draw {n}…",
-	"dicestars.draw.short":         "{who} announced {n}; the bag holds only {count}",
-	"dicestars.draw.empty":         "{who} announced {n}, but the bag is empty",
-	"dicestars.roll":               "{who} drew {n}: {dice}",
-	"dicestars.take.color":         "{who} took {color} ({n} {n:die:dice}, sum {sum}) into the {color} column",
-	"dicestars.take.color.penalty": "{who} took {color} ({n} {n:die:dice}, sum {sum}) as a penalty: {sum} in the penalty cell",
-	"dicestars.take.value":         "{who} took the {value}s ({n} {n:die:dice}, sum {sum}) into row {value}",
-	"dicestars.take.value.penalty": "{who} took the {value}s ({n} {n:die:dice}, sum {sum}) as a penalty: {sum} in the penalty cell",
-	"dicestars.take.stars":         "{who} took {n} {n:star:stars}: multipliers in rows {rows}",
-	"dicestars.end-triggered":      "the end is triggered: the round is played out",
-	"dicestars.solo.marked":        "solo grid: +{marks} ({marked} of {cells} crossed out)",
-	"dicestars.solo.lost":          "solo grid: +{marks}, all {marked} cells crossed out: the virtual opponent wins",
-	"dicestars.over":               "game over",
-	"dicestars.over.winner":        "game over: {who} wins",
-	"dicestars.over.winners":       "game over: {who} share the win",
-}
+var messages = engine.MustCatalogue(messagesJSON)

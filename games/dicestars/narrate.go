@@ -8,7 +8,7 @@ import (
 )
 
 // Narrate puts a Dice Stars event into catalogue messages (the English
-// sentences are in info.go). Seats are named from players; a roll names the
+// sentences are in messages.json). Seats are named from players; a roll names the
 // seat that drew the dice.
 func (Game) Narrate(e engine.Event, players []string) []engine.Message {
 	who := engine.SeatName(players, e.Seat)

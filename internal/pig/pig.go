@@ -66,13 +66,7 @@ func (Game) DecodeAction(data []byte) (engine.Action, error) {
 		return nil, fmt.Errorf("pig action: %w", err)
 	}
 	// Exactly one of roll, hold and face: the zero value is no action.
-	n := 0
-	for _, set := range []bool{a.Roll, a.Hold, a.Face != 0} {
-		if set {
-			n++
-		}
-	}
-	if n != 1 {
+	if !engine.ExactlyOne(a.Roll, a.Hold, a.Face != 0) {
 		return nil, fmt.Errorf("pig action: want one of roll, hold or face, got %s", data)
 	}
 	return a, nil
