@@ -82,8 +82,11 @@ func (m *Diceflick) Attach(sh *Shell) error {
 	return nil
 }
 
-// Spec: the arena and the notepad side by side need 96×28.
-func (m *Diceflick) Spec() BoardSpec { return BoardSpec{MinWidth: 96, MinHeight: 28, Frame: dfFrame} }
+// Spec: the compact layout plays at 80×24 (Render draws the full one from
+// dfFullWidth×dfFullHeight on).
+func (m *Diceflick) Spec() BoardSpec {
+	return BoardSpec{MinWidth: dfMinWidth, MinHeight: dfMinHeight, Frame: dfFrame}
+}
 
 // Match is the game being played (read it, never change it).
 func (m *Diceflick) Match() *diceflick.Match { return m.match }

@@ -12,13 +12,66 @@ import (
 	"github.com/dicehall/dicehall/games/diceflick/physics"
 )
 
-// The arena is drawn at 6 characters and 3 lines per hole pitch: terminal
-// cells are about twice as tall as wide, so the box stays square and every
-// hole falls on a whole character.
-const (
-	pitchCols = 6
-	pitchRows = 3
+// dfScale is how large the arena is drawn: characters and lines per hole
+// pitch. Every hole falls on a whole character at either scale, and points
+// are placed by the same mm-to-cell mapping, so the picture stays faithful
+// to the physics.
+type dfScale struct {
+	cols, rows int
+	// edgeTrench draws a cell centred on the insert's edge (half felt, half
+	// trench) as trench; otherwise it is felt.
+	edgeTrench bool
+}
+
+var (
+	// dfFullScale: terminal cells are about twice as tall as wide, so the
+	// box stays square (41×21), with a space between holes.
+	dfFullScale = dfScale{cols: 6, rows: 3}
+	// dfCompactScale fits 80×24 (33×15): a hole's picture is as wide as
+	// the pitch, so holes in a row touch, and a line of felt lies between
+	// rows; the box is a little wider than tall. The line beyond the first
+	// and last rows of holes is 19 mm, half of it trench: it is drawn as
+	// trench, where a die that drops in near the insert comes to rest.
+	dfCompactScale = dfScale{cols: 5, rows: 2, edgeTrench: true}
 )
+
+// The full layout (the arena at full scale beside the whole notepad) needs
+// dfFullWidth×dfFullHeight; a smaller screen, down to the board's minimum,
+// gets the compact layout: the panel fitted to the room beside the arena
+// (dfPanelMin columns at least), and the arena at compact scale unless the
+// full scale leaves that room.
+const (
+	dfFullWidth  = 96
+	dfFullHeight = 28
+	dfMinWidth   = 80
+	dfMinHeight  = 24
+	dfPanelMin   = 45
+)
+
+// dfLayout is the layout Render chose for the screen.
+type dfLayout struct {
+	scale dfScale
+	// compact fits the panel to its room: the notepad's latest rounds,
+	// lines wrapped, spare lines dropped, short key hints.
+	compact bool
+	// w is the screen's width; panelW and panelH are the room beside the
+	// arena (compact only: the full layout draws the panel as it is).
+	w, panelW, panelH int
+}
+
+// layout chooses the full layout where it fits, else the compact one.
+func (m *Diceflick) layout(w, h int) dfLayout {
+	if w >= dfFullWidth && h >= dfFullHeight {
+		return dfLayout{scale: dfFullScale, w: w}
+	}
+	sc := dfCompactScale
+	if aw, _, _, _ := canvasSize(m.arena, dfFullScale); h >= dfFullHeight && w-aw-2 >= dfPanelMin {
+		sc = dfFullScale
+	}
+	aw, _, _, _ := canvasSize(m.arena, sc)
+	// The header, the message and the key hints take a line each.
+	return dfLayout{scale: sc, compact: true, w: w, panelW: w - aw - 2, panelH: h - 3}
+}
 
 // Colours of the dice (background, text) and of the box.
 var (
@@ -66,10 +119,17 @@ type canvas struct {
 	sx, sy float64 // characters and lines per mm
 }
 
-func newCanvas(a *physics.Arena) *canvas {
-	sx, sy := pitchCols/a.HolePitch, pitchRows/a.HolePitch
-	wx, wy := int(math.Round(a.BoxSize/2*sx)), int(math.Round(a.BoxSize/2*sy))
-	c := &canvas{w: 2*wx + 1, h: 2*wy + 1, sx: sx, sy: sy}
+// canvasSize is the arena's size in characters and lines at scale sc, and
+// the scale in characters and lines per mm.
+func canvasSize(a *physics.Arena, sc dfScale) (w, h int, sx, sy float64) {
+	sx, sy = float64(sc.cols)/a.HolePitch, float64(sc.rows)/a.HolePitch
+	return 2*int(math.Round(a.BoxSize/2*sx)) + 1, 2*int(math.Round(a.BoxSize/2*sy)) + 1, sx, sy
+}
+
+func newCanvas(a *physics.Arena, sc dfScale) *canvas {
+	w, h, sx, sy := canvasSize(a, sc)
+	wx, wy := w/2, h/2
+	c := &canvas{w: w, h: h, sx: sx, sy: sy}
 	half := a.InsertHalf()
 	for y := range c.h {
 		c.r = append(c.r, make([]rune, c.w))
@@ -84,7 +144,8 @@ func newCanvas(a *physics.Arena) *canvas {
 				c.set(x, y, '═', &styleWall)
 			case dx == -wx || dx == wx:
 				c.set(x, y, '║', &styleWall)
-			case math.Abs(mx) > half || math.Abs(my) > half:
+			case math.Abs(mx) > half || math.Abs(my) > half,
+				sc.edgeTrench && max(math.Abs(mx), math.Abs(my)) >= half-1e-6:
 				c.set(x, y, '░', &styleTrench)
 			default:
 				c.set(x, y, ' ', &styleFelt)
@@ -172,9 +233,9 @@ func holeCell(rep *diceflick.Report, h int) (string, *lipgloss.Style) {
 // arenaLines draws the box: walls, trench, holes with their dice and
 // markers, the bases, and what is going on (the aim guide, a rolling die,
 // the parts being scored).
-func (m *Diceflick) arenaLines(rep *diceflick.Report) []string {
+func (m *Diceflick) arenaLines(rep *diceflick.Report, sc dfScale) []string {
 	a := m.arena
-	c := newCanvas(a)
+	c := newCanvas(a, sc)
 	scored, cursor := m.scoredHoles()
 	for h := range diceflick.Holes {
 		x, y := c.cell(a.HoleCentre(h))
@@ -309,15 +370,18 @@ func (m *Diceflick) scoredHoles() (scored, cursor uint32) {
 	return scored, cursor
 }
 
-// Render draws the screen as text (with ANSI styles) at the current size.
+// Render draws the screen as text (with ANSI styles) at the current size:
+// the full layout where it fits, else the compact one (a smaller arena,
+// the notepad's latest rounds, the panel wrapped to the room left).
 func (m *Diceflick) Render(w, h int) string {
+	lay := m.layout(w, h)
 	rep := m.match.Report()
 	shown := &rep
 	if m.anim != nil {
 		shown = &m.anim.before
 	}
-	left := m.arenaLines(shown)
-	right := m.panelLines(&rep)
+	left := m.arenaLines(shown, lay.scale)
+	right := m.panelLines(&rep, lay)
 	lw := lipgloss.Width(left[0])
 	lines := []string{m.dfHeader(&rep, w)}
 	for i := range max(len(left), len(right)) {
@@ -331,7 +395,7 @@ func (m *Diceflick) Render(w, h int) string {
 		lines = append(lines, l)
 	}
 	msg, isErr := m.sh.Message()
-	return screenFooter(lines, msg, isErr, m.sh.Log(), m.dfHelp(), w, h)
+	return screenFooter(lines, msg, isErr, m.sh.Log(), m.dfHelp(lay), w, h)
 }
 
 func (m *Diceflick) dfHeader(rep *diceflick.Report, w int) string {
@@ -346,12 +410,25 @@ func (m *Diceflick) dfHeader(rep *diceflick.Report, w int) string {
 	return l
 }
 
+// roundsShown are the notepad's columns, first to last round: every round,
+// or in the compact layout as many as fit, the latest up to the current one.
+func roundsShown(rep *diceflick.Report, lay dfLayout) (lo, hi int) {
+	if !lay.compact {
+		return 1, rep.Rounds
+	}
+	// The name (12) and the total (8) around 3 characters a round.
+	n := min(rep.Rounds, max(1, (lay.panelW-20)/3))
+	hi = min(rep.Rounds, max(n, rep.Round))
+	return hi - n + 1, hi
+}
+
 // panelLines is the right of the screen: the notepad, the hands, and the
 // turn (aim, rolling die or scoring).
-func (m *Diceflick) panelLines(rep *diceflick.Report) []string {
+func (m *Diceflick) panelLines(rep *diceflick.Report, lay dfLayout) []string {
 	var out []string
+	lo, hi := roundsShown(rep, lay)
 	head := fmt.Sprintf("%-12s", "NOTEPAD")
-	for r := 1; r <= rep.Rounds; r++ {
+	for r := lo; r <= hi; r++ {
 		head += fmt.Sprintf("%3d", r)
 	}
 	out = append(out, styleBold.Render(head+" │ total"))
@@ -361,7 +438,7 @@ func (m *Diceflick) panelLines(rep *diceflick.Report) []string {
 			mark = "▶ "
 		}
 		row := mark + fmt.Sprintf("%-10s", ansi.Truncate(pr.Name, 10, "…"))
-		for r := range rep.Rounds {
+		for r := lo - 1; r < hi; r++ {
 			if r < len(pr.Scores) {
 				row += fmt.Sprintf("%3d", pr.Scores[r])
 			} else {
@@ -398,19 +475,103 @@ func (m *Diceflick) panelLines(rep *diceflick.Report) []string {
 	}
 	out = append(out, "")
 	if rep.Over {
-		return append(out, m.endLines(rep)...)
+		return fitPanel(append(out, m.endLines(rep)...), lay, 0)
 	}
-	out = append(out, m.turnLine(rep))
+	out = append(out, m.turnLine(rep, lay)...)
 	switch {
 	case m.anim != nil:
-		out = append(out, styleYellow.Render(fmt.Sprintf("the %s die is rolling… (space: skip ahead)", m.anim.color)))
+		out = append(out, packSegs(lay,
+			seg{text: fmt.Sprintf("the %s die is rolling…", m.anim.color), st: &styleYellow},
+			seg{sep: " ", text: "(space: skip ahead)", st: &styleYellow})...)
 	case m.scoring:
-		out = append(out, m.scoreLines()...)
+		out = append(out, m.scoreLines(lay)...)
 	default:
 		out = append(out, m.aimLines(rep)...)
 	}
-	out = append(out, "", styleFaint.Render("◎ centre ×2 · ★ bonus flick · b y g upgrade +2 · ✸ blast"))
+	legend := packSegs(lay,
+		seg{text: "◎ centre ×2", st: &styleFaint}, seg{sep: " · ", text: "★ bonus flick", st: &styleFaint},
+		seg{sep: " · ", text: "b y g upgrade +2", st: &styleFaint}, seg{sep: " · ", text: "✸ blast", st: &styleFaint})
+	out = append(out, "")
+	return fitPanel(append(out, legend...), lay, len(legend)+1)
+}
+
+// fitPanel fits the panel into the compact layout's room: a line too wide
+// wraps, and a panel too tall loses its last spare lines (the legend, then
+// blank lines). The full layout's panel is drawn as it is.
+func fitPanel(lines []string, lay dfLayout, spare int) []string {
+	if !lay.compact {
+		return lines
+	}
+	var out []string
+	for _, l := range lines {
+		out = append(out, wrapLine(l, lay.panelW)...)
+	}
+	if len(out) > lay.panelH {
+		out = out[:len(out)-spare]
+	}
+	for i := len(out) - 1; i >= 0 && len(out) > lay.panelH; i-- {
+		if out[i] == "" {
+			out = append(out[:i], out[i+1:]...)
+		}
+	}
 	return out
+}
+
+// wrapLine breaks a line wider than w at spaces; the lines after the first
+// are indented.
+func wrapLine(l string, w int) []string {
+	const indent = "  "
+	if w <= 2*len(indent) || lipgloss.Width(l) <= w {
+		return []string{l}
+	}
+	out := strings.Split(lipgloss.Wrap(l, w-len(indent), ""), "\n")
+	for i := 1; i < len(out); i++ {
+		out[i] = indent + out[i]
+	}
+	return out
+}
+
+// seg is a piece of a panel line: its separator from the piece before, its
+// text, and its style (nil: plain).
+type seg struct {
+	sep, text string
+	st        *lipgloss.Style
+}
+
+// packSegs joins segments into a line, each styled with its separator, or
+// in the compact layout into lines no wider than the panel, breaking
+// between segments (a new line drops the separator and is indented).
+// Neighbours of one style are rendered together.
+func packSegs(lay dfLayout, segs ...seg) []string {
+	var out []string
+	var line strings.Builder
+	var run string
+	var runSt *lipgloss.Style
+	flush := func() {
+		if runSt != nil {
+			run = runSt.Render(run)
+		}
+		line.WriteString(run)
+		run = ""
+	}
+	for i, sg := range segs {
+		t := sg.sep + sg.text
+		switch {
+		case i == 0:
+			t = sg.text
+		case lay.compact && lipgloss.Width(line.String())+lipgloss.Width(run+t) > lay.panelW:
+			flush()
+			out = append(out, line.String())
+			line.Reset()
+			line.WriteString("  ")
+			t, runSt = sg.text, sg.st
+		case sg.st != runSt:
+			flush()
+		}
+		run, runSt = run+t, sg.st
+	}
+	flush()
+	return append(out, line.String())
 }
 
 // choosingDie: a person is aiming, so the chosen die is marked in the hand.
@@ -418,20 +579,21 @@ func (m *Diceflick) choosingDie() bool {
 	return m.anim == nil && !m.scoring && !m.botOnTurn() && m.s().Phase == diceflick.PhaseFlick
 }
 
-func (m *Diceflick) turnLine(rep *diceflick.Report) string {
+// turnLine says whose turn it is and what is left of it.
+func (m *Diceflick) turnLine(rep *diceflick.Report, lay dfLayout) []string {
 	st := m.s()
 	who := m.name(st.Current)
 	if m.botOnTurn() {
 		who += " (bot)"
 	}
-	t := styleTurn.Render(who+"'s turn") + fmt.Sprintf(" · flicks left %d", rep.FlicksLeft)
+	segs := []seg{{text: who + "'s turn", st: &styleTurn}, {sep: " · ", text: fmt.Sprintf("flicks left %d", rep.FlicksLeft)}}
 	if rep.Bonus {
-		t += styleGreenHd.Render(" · bonus flick granted")
+		segs = append(segs, seg{sep: " · ", text: "bonus flick granted", st: &styleGreenHd})
 	}
 	if rep.MayStop {
-		t += styleFaint.Render(" (optional)")
+		segs = append(segs, seg{sep: " ", text: "(optional)", st: &styleFaint})
 	}
-	return t
+	return packSegs(lay, segs...)
 }
 
 var baseNames = [4]string{"south", "west", "north", "east"}
@@ -478,7 +640,7 @@ func (m *Diceflick) aimLines(rep *diceflick.Report) []string {
 
 // scoreLines list the parts that may be scored, the best offer, and what
 // the current choice scores (or why the rules would refuse it).
-func (m *Diceflick) scoreLines() []string {
+func (m *Diceflick) scoreLines(lay dfLayout) []string {
 	b := m.s().Board()
 	best, _ := b.Solve()
 	ch := m.Choice()
@@ -509,7 +671,11 @@ func (m *Diceflick) scoreLines() []string {
 			for k, h := range p.holes {
 				names[k] = diceflick.HoleName(h)
 			}
-			what = fmt.Sprintf("%s group %s (%d pts)", p.color, strings.Join(names, " "), b.Sum(maskOf(p.holes)))
+			group := " group" // the compact layout leaves the word out: the colour says it
+			if lay.compact {
+				group = ""
+			}
+			what = fmt.Sprintf("%s%s %s (%d pts)", p.color, group, strings.Join(names, " "), b.Sum(maskOf(p.holes)))
 		case "centre":
 			box = onOff(p.on)
 			what = fmt.Sprintf("centre die %s alone (%d pts)", diceflick.HoleName(p.holes[0]), b.Sum(maskOf(p.holes)))
@@ -557,34 +723,66 @@ func (m *Diceflick) endLines(rep *diceflick.Report) []string {
 	return out
 }
 
-func (m *Diceflick) dfHelp() string {
-	var keys string
+// dfHelp is the key hints footer. A hint has a short form, used where the
+// compact layout's screen is too narrow for the long ones.
+func (m *Diceflick) dfHelp(lay dfLayout) string {
+	var keys [][2]string // long, short ("": left out)
+	// add takes "long|short" hints, or one form for both.
+	add := func(k ...string) {
+		for _, x := range k {
+			long, short, cut := strings.Cut(x, "|")
+			if !cut {
+				short = long
+			}
+			keys = append(keys, [2]string{long, short})
+		}
+	}
 	switch {
 	case m.sh.Confirming():
-		keys = "y quits · any other key goes on"
+		add("y quits", "any other key goes on")
 	case m.s().Over():
-		keys = "s save the record · q quit"
+		add("s save the record", "q quit")
 	case m.anim != nil:
-		keys = "space skip the animation · q quit"
+		add("space skip the animation", "q quit")
 	case m.botOnTurn():
-		keys = "watching the bot · q quit"
+		add("watching the bot", "q quit")
 	case m.scoring:
-		keys = "↑/↓ part · space switch it · r best offer · enter score"
+		add("↑/↓ part", "space switch it|space switch", "r best offer|r best", "enter score")
 		if m.s().Phase != diceflick.PhaseScore {
-			keys += " · esc back to the flick"
+			add("esc back to the flick|esc back")
 		}
-		keys += " · q quit"
+		add("q quit")
 	default:
-		keys = "1-3 die · b base · ←/→ angle · ↑/↓ power (shift: big) · space flick"
+		base := "b base"
 		if m.s().ShiftBases {
-			keys += " · [ ] slide base"
+			base += "|b [ ] base"
+		}
+		add("1-3 die", base, "←/→ angle", "↑/↓ power (shift: big)|↑/↓ power", "space flick")
+		if m.s().ShiftBases {
+			add("[ ] slide base|")
 		}
 		if m.s().MayStop() {
-			keys += " · s skip"
+			add("s skip")
 		}
-		keys += " · q quit"
+		add("q quit")
 	}
-	return styleFaint.Render(keys)
+	join := func(short bool) string {
+		var parts []string
+		for _, k := range keys {
+			if short {
+				k[0] = k[1]
+			}
+			if k[0] != "" {
+				parts = append(parts, k[0])
+			}
+		}
+		return strings.Join(parts, " · ")
+	}
+	text := join(false)
+	if lay.compact && lipgloss.Width(text) > lay.w {
+		text = join(true)
+	}
+	return styleFaint.Render(text)
 }
 
 // Summary is printed on the normal screen after the game.

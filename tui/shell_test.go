@@ -215,9 +215,6 @@ func TestShellEveryBoard(t *testing.T) {
 			w, h := size[0], size[1]
 			tt := newTable(t, id, seatsOf(t, id, "ann,bob", 1), 1, "", w, h)
 			if spec := tt.board.Spec(); spec.MinWidth > w || spec.MinHeight > h {
-				if w == 80 {
-					continue // checked by TestWindowTooSmall
-				}
 				t.Fatalf("%s needs %d×%d, more than %d×%d", id, spec.MinWidth, spec.MinHeight, w, h)
 			}
 			checkSize(t, tt.screen(), w, h)
