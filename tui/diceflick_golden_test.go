@@ -6,43 +6,108 @@ import (
 	"github.com/charmbracelet/x/exp/golden"
 )
 
-// TestDiceflickGolden compares rendered Diceflick screens (fixed size and
-// seed; colours stripped) with testdata/TestDiceflickGolden/*.golden.
-// After a deliberate change to the screen, rerun with:
-// go test ./tui -run TestDiceflickGolden -update
-func TestDiceflickGolden(t *testing.T) {
-	cases := []struct {
-		name  string
-		names []string
-		steps func(g *table)
-	}{
-		{name: "aim", names: []string{"ann", "bob"}, steps: func(g *table) {
-			g.press("2", "shift+down", "left", "left", "left")
-		}},
-		{name: "rolling", names: []string{"ann", "bob"}, steps: func(g *table) {
-			g.press("shift+down", "space")
-			g.ticks(3)
-		}},
-		{name: "scoring", names: []string{"ann", "bob"}, steps: func(g *table) {
-			scoringArena(g)
-			g.press("down")
-		}},
-		{name: "refused", names: []string{"ann", "bob"}, steps: func(g *table) {
-			scoringArena(g)
-			g.press("down", "down", "space", "enter")
-		}},
-		{name: "bot_aims", names: []string{"ann", "bot"}, steps: func(g *table) {
-			scoringArena(g)
-			g.press("enter")
-		}},
-	}
+// dfGoldenCase is a Diceflick screen to compare: the players (dfPeople),
+// the options, and the steps that lead to it from seed 5.
+type dfGoldenCase struct {
+	name  string
+	names []string
+	opts  string
+	steps func(g *table)
+}
+
+// dfGoldenCases are the screens both layouts are compared on.
+var dfGoldenCases = []dfGoldenCase{
+	{name: "aim", names: []string{"ann", "bob"}, steps: func(g *table) {
+		g.press("2", "shift+down", "left", "left", "left")
+	}},
+	{name: "rolling", names: []string{"ann", "bob"}, steps: func(g *table) {
+		g.press("shift+down", "space")
+		g.ticks(3)
+	}},
+	{name: "scoring", names: []string{"ann", "bob"}, steps: func(g *table) {
+		scoringArena(g)
+		g.press("down")
+	}},
+	{name: "refused", names: []string{"ann", "bob"}, steps: func(g *table) {
+		scoringArena(g)
+		g.press("down", "down", "space", "enter")
+	}},
+	{name: "bot_aims", names: []string{"ann", "bot"}, steps: func(g *table) {
+		scoringArena(g)
+		g.press("enter")
+	}},
+}
+
+// dfGolden renders each case at w×h (colours stripped) and compares it
+// with testdata/<test>/<case>.golden.
+func dfGolden(t *testing.T, cases []dfGoldenCase, w, h int) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			g := newDF(t, dfPeople(c.names...), 5, "", 100, 30)
+			g := newDF(t, dfPeople(c.names...), 5, c.opts, w, h)
 			c.steps(g)
 			out := g.screen()
-			checkSize(t, out, 100, 30)
+			checkSize(t, out, w, h)
 			golden.RequireEqual(t, out)
 		})
 	}
+}
+
+// TestDiceflickGolden compares the full layout's screens (100×30) with
+// testdata/TestDiceflickGolden/*.golden.
+// After a deliberate change to the screen, rerun with:
+// go test ./tui -run TestDiceflickGolden -update
+func TestDiceflickGolden(t *testing.T) { dfGolden(t, dfGoldenCases, 100, 30) }
+
+// TestDiceflickCompactGolden compares the compact layout at 80×24 (the
+// arena at compact scale, the notepad's latest rounds, the panel wrapped)
+// with testdata/TestDiceflickCompactGolden/*.golden: the full layout's
+// cases, and a bot's flick rolling and landed, a score, a skipped bonus
+// flick, four players, and the end of a game.
+// After a deliberate change to the screen, rerun with:
+// go test ./tui -run TestDiceflickCompactGolden -update
+func TestDiceflickCompactGolden(t *testing.T) {
+	botFlick := func(g *table) {
+		scoringArena(g)
+		g.press("enter")
+		for !g.df().Animating() {
+			g.ticks(1)
+		}
+	}
+	dfGolden(t, append(dfGoldenCases[:len(dfGoldenCases):len(dfGoldenCases)],
+		dfGoldenCase{name: "bot_rolling", names: []string{"ann", "bot"}, steps: func(g *table) {
+			botFlick(g)
+			g.ticks(4)
+		}},
+		dfGoldenCase{name: "bot_landed", names: []string{"ann", "bot"}, steps: func(g *table) {
+			botFlick(g)
+			for g.df().Animating() {
+				g.ticks(1)
+			}
+		}},
+		dfGoldenCase{name: "scored", names: []string{"ann", "bob"}, steps: func(g *table) {
+			scoringArena(g)
+			g.press("enter")
+		}},
+		dfGoldenCase{name: "bonus_skipped", names: []string{"ann", "bob"}, steps: func(g *table) {
+			s := g.df().s()
+			s.Bonus, s.FlicksLeft = true, 1
+			g.press("s")
+		}},
+		dfGoldenCase{name: "four_players", names: []string{"ann", "bob", "cat", "bot"}, steps: scoringArena},
+		dfGoldenCase{name: "over", names: []string{"ann", "bot"}, opts: `{"rounds":2}`, steps: func(g *table) {
+			for steps := 0; !g.df().s().Over(); steps++ {
+				if steps > 2000 {
+					g.t.Fatal("the game does not end")
+				}
+				switch {
+				case g.df().Animating(), g.df().botOnTurn():
+					g.ticks(1)
+				case g.df().scoring:
+					g.press("enter")
+				default:
+					g.press("shift+down", "space")
+				}
+			}
+		}},
+	), 80, 24)
 }

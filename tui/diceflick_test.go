@@ -6,8 +6,12 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
+
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/dicehall/dicehall/engine"
 	"github.com/dicehall/dicehall/games/diceflick"
@@ -295,5 +299,88 @@ func TestDiceflickQuitAsks(t *testing.T) {
 	g.press("q", "y")
 	if !g.Quitting() {
 		t.Fatal("q y did not quit")
+	}
+}
+
+// TestDiceflickEverySize plays games at sizes from the minimum 80×24 to
+// past the full layout's 96×28: every screen fills exactly, the arena
+// shows all 25 holes at the scale the layout chose, and the compact
+// layout's panel and key hints fit without being cut.
+func TestDiceflickEverySize(t *testing.T) {
+	hole := regexp.MustCompile(`[\[({][^\[\](){}]{3}[\])}]`)
+	for _, size := range [][2]int{{80, 24}, {81, 25}, {87, 27}, {88, 28}, {90, 40}, {95, 30}, {96, 24}, {96, 27}, {120, 24}, {96, 28}, {100, 30}, {120, 40}} {
+		w, h := size[0], size[1]
+		for _, game := range []struct {
+			names []string
+			opts  string
+		}{{[]string{"ann", "bot"}, `{"rounds":2,"shiftBases":true}`}, {[]string{"ann", "bob", "cat", "bot"}, `{"rounds":1}`}} {
+			t.Run(fmt.Sprintf("%dx%d_%dp", w, h, len(game.names)), func(t *testing.T) {
+				g := newDF(t, dfPeople(game.names...), 7, game.opts, w, h)
+				lay := g.df().layout(w, h)
+				if full := w >= 96 && h >= 28; lay.compact == full {
+					t.Fatalf("compact layout %v at %d×%d", lay.compact, w, h)
+				}
+				aw, ah, _, _ := canvasSize(g.df().arena, lay.scale)
+				if wantW := map[bool]int{true: 41, false: 33}[h >= 28 && w >= 88]; aw != wantW {
+					t.Fatalf("arena %d wide at %d×%d, want %d", aw, w, h, wantW)
+				}
+				check := func() {
+					t.Helper()
+					out := g.screen()
+					checkSize(t, out, w, h)
+					if g.df().Animating() {
+						return
+					}
+					n := 0
+					for _, l := range strings.Split(out, "\n")[1 : 1+ah] {
+						n += len(hole.FindAllString(string([]rune(l)[:aw]), -1))
+					}
+					if n != diceflick.Holes {
+						t.Fatalf("%d holes drawn:\n%s", n, out)
+					}
+					if !lay.compact {
+						return
+					}
+					rep := g.df().match.Report()
+					for _, l := range g.df().panelLines(&rep, lay) {
+						if lipgloss.Width(l) > lay.panelW {
+							t.Fatalf("panel line %q is wider than %d:\n%s", ansi.Strip(l), lay.panelW, out)
+						}
+					}
+					if hw := lipgloss.Width(g.df().dfHelp(lay)); hw > w {
+						t.Fatalf("key hints %d wide on %d columns:\n%s", hw, w, out)
+					}
+				}
+				for steps := 0; !g.df().s().Over(); steps++ {
+					if steps > 3000 {
+						t.Fatal("the game does not end")
+					}
+					check()
+					switch {
+					case g.df().Animating(), g.df().botOnTurn():
+						g.ticks(1)
+					case g.df().scoring:
+						g.press("down", "space")
+						check()
+						g.press("r", "enter")
+					case g.df().s().MayStop():
+						g.press("s")
+						check()
+						g.press("esc", "]", "space")
+					default:
+						// Now and then straight at the bonus hole, for the
+						// optional flick.
+						st := g.df().s()
+						if f, ok := physics.DefaultArena.AimBest(st.C.Bonus); ok && steps%3 == 0 && !st.Arena[st.C.Bonus].Full() {
+							g.df().flick = f
+							g.press("space")
+							continue
+						}
+						g.press("b", "left", "shift+down", "space")
+					}
+				}
+				check()
+			})
+		}
 	}
 }
