@@ -1,0 +1,339 @@
+package server
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/dicehall/dicehall/engine"
+	"github.com/dicehall/dicehall/store"
+)
+
+func parseSettings(raw json.RawMessage) (settings, error) {
+	var set settings
+	if len(bytes.TrimSpace(raw)) == 0 || string(bytes.TrimSpace(raw)) == "null" {
+		return set, nil
+	}
+	if err := engine.DecodeStrict(raw, &set); err != nil {
+		return set, fmt.Errorf("settings: %w", err)
+	}
+	if set.TurnSeconds < 0 || set.TurnSeconds > maxTurnSeconds {
+		return set, fmt.Errorf("settings: turnSeconds must be between 0 (no clock) and %d", maxTurnSeconds)
+	}
+	if set.BotDelayMs != nil && (*set.BotDelayMs < 0 || *set.BotDelayMs > maxBotDelayMs) {
+		return set, fmt.Errorf("settings: botDelayMs must be between 0 and %d", maxBotDelayMs)
+	}
+	return set, nil
+}
+
+// ---- API
+
+func (s *Server) listGames(w http.ResponseWriter, r *http.Request) {
+	out := []engine.Info{}
+	for _, id := range s.games.IDs() {
+		g, _ := s.games.Lookup(id)
+		out = append(out, g.Info())
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+func (s *Server) createTable(w http.ResponseWriter, r *http.Request) {
+	var req createRequest
+	if !s.readBody(w, r, &req) {
+		return
+	}
+	bad := func(code, msg string) { writeError(w, http.StatusBadRequest, code, msg) }
+	g, ok := s.games.Lookup(req.Game)
+	if !ok {
+		bad("unknown-game", fmt.Sprintf("there is no game %q here", clip(req.Game, 32)))
+		return
+	}
+	// A table of bots only is for watching: its creator takes no seat.
+	watchOnly := len(req.Seats) > 0 && !slices.ContainsFunc(req.Seats, func(sr seatRequest) bool { return sr.Kind != kindBot })
+	name, err := cleanName(req.Name)
+	if err != nil && !watchOnly {
+		bad("bad-name", err.Error())
+		return
+	}
+	if n := len(req.Seats); n < g.Info().MinPlayers || n > g.Info().MaxPlayers {
+		bad("bad-seats", fmt.Sprintf("%s is played by %d to %d seats", g.Info().Title, g.Info().MinPlayers, g.Info().MaxPlayers))
+		return
+	}
+	bp, _ := g.(engine.BotProvider)
+	var kinds []string
+	if bp != nil {
+		kinds = g.Info().BotKinds()
+	}
+	seats := make([]store.Seat, len(req.Seats))
+	botNames := map[string]int{}
+	for i, sr := range req.Seats {
+		switch sr.Kind {
+		case kindHuman:
+		case kindBot:
+			if bp == nil {
+				bad("bad-seats", g.Info().Title+" has no bots")
+				return
+			}
+			if sr.Bot == "" {
+				sr.Bot = defaultBot(g)
+			}
+		default:
+			bad("bad-seats", fmt.Sprintf("seat %d: a seat is \"human\" or \"bot\"", i))
+			return
+		}
+		if sr.Bot != "" && !slices.Contains(kinds, sr.Bot) {
+			bad("bad-seats", fmt.Sprintf("seat %d: there is no %q bot (have %s)", i, clip(sr.Bot, 24), strings.Join(kinds, ", ")))
+			return
+		}
+		seats[i] = store.Seat{Kind: sr.Kind, Bot: sr.Bot}
+		if sr.Kind == kindBot {
+			base := strings.ToUpper(sr.Bot[:1]) + sr.Bot[1:] + " bot"
+			botNames[base]++
+			seats[i].Name = base
+			if k := botNames[base]; k > 1 {
+				seats[i].Name = fmt.Sprintf("%s %d", base, k)
+			}
+		}
+	}
+	if seats[0].Kind != kindHuman && !watchOnly {
+		bad("bad-seats", "the first seat is yours: it must be a human seat")
+		return
+	}
+	set, err := parseSettings(req.Settings)
+	if err != nil {
+		bad("bad-settings", err.Error())
+		return
+	}
+	var options json.RawMessage
+	if trimmed := bytes.TrimSpace(req.Options); len(trimmed) > 0 && string(trimmed) != "null" {
+		var buf bytes.Buffer
+		if err := json.Compact(&buf, trimmed); err != nil {
+			bad("bad-options", "the options are not JSON")
+			return
+		}
+		options = buf.Bytes()
+	}
+	token, hash := newToken()
+	if !watchOnly {
+		seats[0].Name, seats[0].TokenHash = name, hash
+	}
+	now := s.clock.Now().UTC().Truncate(time.Millisecond)
+	meta := store.Table{Game: g.Info().ID, Options: options, Settings: mustJSON(set), Seed: newSeed(),
+		Seats: seats, Status: store.StatusOpen, Created: now, Updated: now}
+	t, err := s.newTable(meta)
+	if err != nil {
+		writeError(w, http.StatusInternalServerError, "internal", "the table could not be set up")
+		return
+	}
+	if t.seatsFilled() {
+		t.meta.Status = store.StatusLive
+	}
+	st, err := g.New(t.players(), options)
+	if err != nil {
+		t.stop()
+		bad("bad-options", err.Error())
+		return
+	}
+	t.state = st
+	for range 3 { // an ID clash is astronomically rare; try again anyway
+		t.meta.ID = newID()
+		t.id = t.meta.ID
+		ctx, cancel := context.WithTimeout(r.Context(), s.cfg.StoreTimeout)
+		err = s.store.CreateTable(ctx, t.meta)
+		cancel()
+		if !errors.Is(err, store.ErrExists) {
+			break
+		}
+	}
+	if err != nil {
+		t.stop()
+		s.log.Error("table not stored", "err", err)
+		writeError(w, http.StatusInternalServerError, "internal", "the table could not be saved")
+		return
+	}
+	t.log = s.log.With("table", t.id)
+	t.publish()
+	if _, err := s.start(t, false); err != nil {
+		writeError(w, http.StatusServiceUnavailable, "closing", "the server is shutting down")
+		return
+	}
+	s.log.Info("table created", "table", t.id, "game", g.Info().ID, "seats", len(seats))
+	w.Header().Set("Location", "/t/"+t.id)
+	if watchOnly {
+		writeJSON(w, http.StatusCreated, map[string]any{"id": t.id, "seat": engine.Spectator})
+		return
+	}
+	setSeatCookie(w, r, t.id, token)
+	writeJSON(w, http.StatusCreated, map[string]any{"id": t.id, "seat": 0})
+}
+
+func (s *Server) listTables(w http.ResponseWriter, r *http.Request) {
+	var statuses []string
+	if q := r.URL.Query().Get("status"); q != "" {
+		for _, st := range strings.Split(q, ",") {
+			switch st = strings.TrimSpace(st); st {
+			case store.StatusOpen, store.StatusLive, store.StatusOver:
+				statuses = append(statuses, st)
+			default:
+				writeError(w, http.StatusBadRequest, "bad-status", fmt.Sprintf("status is a list of open, live and over, not %q", clip(st, 16)))
+				return
+			}
+		}
+	}
+	limit := 100
+	if q := r.URL.Query().Get("limit"); q != "" {
+		n, err := strconv.Atoi(q)
+		if err != nil || n < 1 || n > 100 {
+			writeError(w, http.StatusBadRequest, "bad-limit", "limit is a number from 1 to 100")
+			return
+		}
+		limit = n
+	}
+	f := store.Filter{Status: statuses, Game: r.URL.Query().Get("game"), Limit: limit}
+	if s.cfg.OpenExpiry > 0 {
+		f.OpenSince = s.clock.Now().Add(-s.cfg.OpenExpiry)
+	}
+	metas, err := s.store.List(r.Context(), f)
+	if err != nil {
+		s.log.Error("list tables", "err", err)
+		writeError(w, http.StatusInternalServerError, "internal", "the tables could not be listed")
+		return
+	}
+	out := make([]TableSummary, 0, len(metas))
+	for _, m := range metas {
+		out = append(out, s.summaryOf(r.Context(), m))
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+// summaryOf describes a table: live from its actor when it runs, else from
+// its row (a finished table's stored result included), without replaying
+// its moves. A table that finished before results were stored is loaded
+// once: its actor stores the result and stops again.
+func (s *Server) summaryOf(ctx context.Context, meta store.Table) TableSummary {
+	if t := s.running(meta.ID); t != nil {
+		if sum := t.summary.Load(); sum != nil {
+			return *sum
+		}
+	}
+	if meta.Status == store.StatusOver && meta.Result == nil {
+		t, release, err := s.actor(ctx, meta.ID)
+		if err == nil {
+			var sum TableSummary
+			sum, err = call(ctx, t, t.publish)
+			release()
+			if err == nil {
+				return sum
+			}
+		}
+		s.log.Error("table not readable", "table", meta.ID, "err", err)
+	}
+	return summarize(meta, gameOrUnknown(s.games, meta.Game), nil)
+}
+
+type unknownGame struct{ id string }
+
+func (g unknownGame) Info() engine.Info { return engine.Info{ID: g.id, Title: g.id} }
+func (unknownGame) New([]string, json.RawMessage) (engine.State, error) {
+	return nil, errors.New("unknown game")
+}
+func (unknownGame) DecodeAction([]byte) (engine.Action, error) {
+	return nil, errors.New("unknown game")
+}
+
+func gameOrUnknown(r *engine.Registry, id string) engine.Game {
+	if g, ok := r.Lookup(id); ok {
+		return g
+	}
+	return unknownGame{id}
+}
+
+func (s *Server) getTable(w http.ResponseWriter, r *http.Request) {
+	id := r.PathValue("id")
+	if t := s.running(id); validID(id) && t != nil {
+		writeJSON(w, http.StatusOK, *t.summary.Load())
+		return
+	}
+	meta, ok := s.getMeta(w, r, id)
+	if !ok {
+		return
+	}
+	writeJSON(w, http.StatusOK, s.summaryOf(r.Context(), meta))
+}
+
+func (s *Server) getMeta(w http.ResponseWriter, r *http.Request, id string) (store.Table, bool) {
+	if !validID(id) {
+		writeError(w, http.StatusNotFound, "not-found", "there is no such table")
+		return store.Table{}, false
+	}
+	meta, err := s.store.GetTable(r.Context(), id)
+	if errors.Is(err, store.ErrNotFound) {
+		writeError(w, http.StatusNotFound, "not-found", "there is no such table")
+		return meta, false
+	}
+	if err != nil {
+		s.log.Error("get table", "table", id, "err", err)
+		writeError(w, http.StatusInternalServerError, "internal", "the table could not be read")
+		return meta, false
+	}
+	return meta, true
+}
+
+func (s *Server) joinTable(w http.ResponseWriter, r *http.Request) {
+	id := r.PathValue("id")
+	if !validID(id) {
+		writeError(w, http.StatusNotFound, "not-found", "there is no such table")
+		return
+	}
+	var req joinRequest
+	if !s.readBody(w, r, &req) {
+		return
+	}
+	if req.Seat == nil {
+		writeError(w, http.StatusBadRequest, "bad-seat", "say which seat to take")
+		return
+	}
+	name, err := cleanName(req.Name)
+	if err != nil {
+		writeError(w, http.StatusBadRequest, "bad-name", err.Error())
+		return
+	}
+	token, hash := newToken()
+	presented := presentedToken(r, id)
+	var res joinResult
+	for attempt := 0; ; attempt++ {
+		t, release, err := s.actor(r.Context(), id)
+		if errors.Is(err, store.ErrNotFound) {
+			writeError(w, http.StatusNotFound, "not-found", "there is no such table")
+			return
+		}
+		if err != nil {
+			s.log.Error("join: table not loaded", "table", id, "err", err)
+			writeError(w, http.StatusServiceUnavailable, "unavailable", "the table cannot be reached now")
+			return
+		}
+		res, err = call(r.Context(), t, func() joinResult { return t.join(*req.Seat, name, hash, presented) })
+		release()
+		if errors.Is(err, errGone) && attempt < 3 {
+			continue
+		}
+		if err != nil {
+			writeError(w, http.StatusServiceUnavailable, "unavailable", "the table cannot be reached now")
+			return
+		}
+		break
+	}
+	if res.status != http.StatusOK {
+		writeError(w, res.status, res.code, res.msg)
+		return
+	}
+	setSeatCookie(w, r, id, token)
+	writeJSON(w, http.StatusOK, map[string]any{"seat": *req.Seat})
+}
