@@ -289,3 +289,32 @@ func TestDecodeStrict(t *testing.T) {
 		}
 	}
 }
+
+// TestSeedDomains: a table's bots and its chance moves draw from separate
+// streams. A bot seed used to be SplitSeed(seed, 1000+seat), which is chance
+// move 1000+seat's seed.
+func TestSeedDomains(t *testing.T) {
+	for seed := uint64(0); seed < 64; seed++ {
+		chance := map[uint64]int{}
+		for k := 0; k < 1<<13; k++ {
+			chance[engine.ChanceSeed(seed, k)] = k
+		}
+		bots := map[uint64]engine.Seat{}
+		for s := engine.Seat(0); s < 16; s++ {
+			b := engine.BotSeed(seed, s)
+			if k, ok := chance[b]; ok {
+				t.Fatalf("seed %d: the bot of seat %d draws from chance move %d's stream", seed, s, k)
+			}
+			if o, ok := bots[b]; ok {
+				t.Fatalf("seed %d: seats %d and %d have the same bot seed", seed, o, s)
+			}
+			bots[b] = s
+			if b != engine.BotSeed(seed, s) {
+				t.Fatal("BotSeed is not deterministic")
+			}
+		}
+	}
+	if engine.ChanceSeed(7, 3) != engine.SplitSeed(7, 3) {
+		t.Fatal("ChanceSeed changed: chance move k has always drawn from SplitSeed(seed, k)")
+	}
+}

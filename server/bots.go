@@ -3,6 +3,7 @@ package server
 import (
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/dicehall/dicehall/engine"
 )
@@ -34,6 +35,17 @@ func (t *table) botKind(seat engine.Seat) string {
 	return defaultBot(t.game)
 }
 
+// botSeatName is the name of the k-th bot seat (from 1) of a kind at a
+// table: "Greedy bot", "Greedy bot 2". People may not take these names
+// (reservedName).
+func botSeatName(kind string, k int) string {
+	base := strings.ToUpper(kind[:1]) + kind[1:] + " bot"
+	if k > 1 {
+		return fmt.Sprintf("%s %d", base, k)
+	}
+	return base
+}
+
 // defaultBot is the bot of a bot seat that names none, and of a human seat
 // taken over without one: the game's own choice.
 func defaultBot(g engine.Game) string { return g.Info().DefaultBot }
@@ -46,7 +58,7 @@ func (t *table) controller(seat engine.Seat) (engine.Controller, error) {
 	if bc, ok := t.ctrls[seat]; ok && bc.kind == kind {
 		return bc.ctrl, nil
 	}
-	ctrl, err := t.bots.NewBot(kind, engine.SplitSeed(t.meta.Seed, 1000+uint64(seat)))
+	ctrl, err := t.bots.NewBot(kind, engine.BotSeed(t.meta.Seed, seat))
 	if err != nil {
 		return nil, err
 	}

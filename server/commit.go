@@ -109,7 +109,7 @@ func (t *table) commit(first *engine.Move) error {
 			return fmt.Errorf("table %s: more than %d chance moves in a row", t.id, maxChanceChain)
 		}
 		k := t.version + len(batch)
-		a := next.SampleChance(engine.NewSource(engine.SplitSeed(t.meta.Seed, uint64(k))))
+		a := next.SampleChance(engine.NewSource(engine.ChanceSeed(t.meta.Seed, k)))
 		m := engine.Move{Seat: engine.ChanceSeat, At: at, Action: a}
 		ev, err := next.Apply(m)
 		if err != nil {

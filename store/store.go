@@ -54,8 +54,9 @@ type Table struct {
 	// table's own (clocks, ...), as JSON.
 	Options  json.RawMessage `json:"options,omitempty"`
 	Settings json.RawMessage `json:"settings,omitempty"`
-	// Seed derives the table's chance outcomes (engine.SplitSeed(Seed, move
-	// index)); the outcomes themselves are in the moves.
+	// Seed derives the table's chance outcomes (engine.ChanceSeed(Seed,
+	// move index)) and its bots' seeds (engine.BotSeed); the outcomes
+	// themselves are in the moves.
 	Seed   uint64 `json:"seed"`
 	Seats  []Seat `json:"seats"`
 	Status string `json:"status"`
