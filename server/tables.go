@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/dicehall/dicehall/engine"
 	"github.com/dicehall/dicehall/store"
@@ -57,7 +58,7 @@ func (s *Server) createTable(w http.ResponseWriter, r *http.Request) {
 	}
 	// A table of bots only is for watching: its creator takes no seat.
 	watchOnly := len(req.Seats) > 0 && !slices.ContainsFunc(req.Seats, func(sr seatRequest) bool { return sr.Kind != kindBot })
-	name, err := cleanName(req.Name)
+	name, err := s.personName(req.Name)
 	if err != nil && !watchOnly {
 		bad("bad-name", err.Error())
 		return
@@ -94,12 +95,8 @@ func (s *Server) createTable(w http.ResponseWriter, r *http.Request) {
 		}
 		seats[i] = store.Seat{Kind: sr.Kind, Bot: sr.Bot}
 		if sr.Kind == kindBot {
-			base := strings.ToUpper(sr.Bot[:1]) + sr.Bot[1:] + " bot"
-			botNames[base]++
-			seats[i].Name = base
-			if k := botNames[base]; k > 1 {
-				seats[i].Name = fmt.Sprintf("%s %d", base, k)
-			}
+			botNames[sr.Bot]++
+			seats[i].Name = botSeatName(sr.Bot, botNames[sr.Bot])
 		}
 	}
 	if seats[0].Kind != kindHuman && !watchOnly {
@@ -113,6 +110,11 @@ func (s *Server) createTable(w http.ResponseWriter, r *http.Request) {
 	}
 	var options json.RawMessage
 	if trimmed := bytes.TrimSpace(req.Options); len(trimmed) > 0 && string(trimmed) != "null" {
+		if !utf8.Valid(trimmed) {
+			// Kept raw, they would reach the store and the lobby as they came.
+			bad("bad-options", "the options are not valid text")
+			return
+		}
 		var buf bytes.Buffer
 		if err := json.Compact(&buf, trimmed); err != nil {
 			bad("bad-options", "the options are not JSON")
@@ -300,7 +302,7 @@ func (s *Server) joinTable(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, "bad-seat", "say which seat to take")
 		return
 	}
-	name, err := cleanName(req.Name)
+	name, err := s.personName(req.Name)
 	if err != nil {
 		writeError(w, http.StatusBadRequest, "bad-name", err.Error())
 		return
