@@ -56,8 +56,13 @@ type Store struct {
 var _ store.Store = (*Store)(nil)
 
 // Open opens (creating if needed) the database file at path and brings its
-// schema up to date. The directory must exist.
-func Open(path string) (*Store, error) {
+// schema up to date. The directory must exist, on a filesystem with room
+// for a WAL cycle (spaceNeeded: about 9 MB with SQLite's defaults);
+// otherwise Open refuses, naming the free and the needed bytes.
+func Open(path string) (*Store, error) { return open(path, freeSpace) }
+
+// open is Open with the free-space measure given (tests fake a small disk).
+func open(path string, free func(dir string) (uint64, error)) (*Store, error) {
 	if path == "" || path == ":memory:" || strings.HasPrefix(path, "file:") || strings.Contains(path, "?") {
 		// Each pooled connection to ":memory:" would be a separate
 		// database (memstore is the in-memory store); URIs and '?' would
@@ -66,6 +71,11 @@ func Open(path string) (*Store, error) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
+	// Before the file is touched, with SQLite's defaults: a full disk
+	// would fail the first pragma with a vaguer "disk is full".
+	if err := checkSpace(path, free, defaultPageSize, defaultAutocheckpoint); err != nil {
+		return nil, err
+	}
 
 	writer, err := sql.Open("sqlite", dsn(path, false))
 	if err != nil {
@@ -75,6 +85,20 @@ func Open(path string) (*Store, error) {
 	writer.SetMaxIdleConns(1)
 	writer.SetConnMaxLifetime(0)
 	writer.SetConnMaxIdleTime(0)
+	// Then with the file's own page size (an existing file may have larger
+	// pages) and the connection's autocheckpoint.
+	pageSize, pages, err := walPragmas(ctx, writer)
+	if err == nil {
+		err = checkSpace(path, free, pageSize, pages)
+	}
+	if err != nil {
+		writer.Close()
+		var se *spaceError
+		if errors.As(err, &se) {
+			return nil, err
+		}
+		return nil, fmt.Errorf("sqlite: open %s: %w", path, err)
+	}
 	if err := migrate(ctx, writer); err != nil {
 		writer.Close()
 		return nil, fmt.Errorf("sqlite: open %s: %w", path, err)
