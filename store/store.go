@@ -69,16 +69,37 @@ type Table struct {
 	// Result is the outcome, stored when the game ends so a lobby lists
 	// finished tables without replaying their moves; nil until then.
 	Result *engine.Result `json:"result,omitempty"`
+	// Creator and CreatorAddr say who made the table, for the budgets of
+	// tables a creator and an address may have, and for a lobby that
+	// shows few of each creator's tables: opaque keys the server chooses
+	// (a hash of the creator's cookie, later an account; the client's
+	// address or network). Written by CreateTable, never changed; "" for
+	// tables made before they were kept.
+	Creator     string `json:"creator,omitempty"`
+	CreatorAddr string `json:"creatorAddr,omitempty"`
 }
 
-// Filter selects tables for List.
+// Filter selects tables for List and Count.
 type Filter struct {
 	Status []string // any of these; empty = all
 	Game   string   // empty = all
-	Limit  int      // 0 = a default of 100
+	Limit  int      // 0 = a default of 100 (List only)
 	// OpenSince leaves out open tables last updated before it (tables
 	// nobody joined in time have expired); zero keeps them all.
 	OpenSince time.Time
+	// LiveSince leaves out live tables last updated before it; zero keeps
+	// them all.
+	LiveSince time.Time
+	// CreatedSince leaves out tables created before it; zero keeps them all.
+	CreatedSince time.Time
+	// Creator and CreatorAddr keep only the tables with that Creator, that
+	// CreatorAddr; empty = all.
+	Creator     string
+	CreatorAddr string
+	// PerCreator keeps at most this many tables of each creator, the most
+	// recently updated (List only); tables with no creator count each as
+	// their own. 0 = no limit.
+	PerCreator int
 }
 
 // Store keeps tables and moves. Implementations are safe for concurrent use.
@@ -107,6 +128,8 @@ type Store interface {
 	// List returns tables matching f, most recently updated first (empty,
 	// not nil, when none match).
 	List(ctx context.Context, f Filter) ([]Table, error)
+	// Count returns how many tables match f (Limit and PerCreator aside).
+	Count(ctx context.Context, f Filter) (int, error)
 	// Close releases the store. Closing twice is harmless.
 	Close() error
 }

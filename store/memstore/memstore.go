@@ -157,6 +157,22 @@ func (s *Store) Moves(ctx context.Context, id string) ([]engine.LoggedMove, erro
 	return out, nil
 }
 
+// matches reports whether t passes f's conditions (Limit and PerCreator
+// aside).
+func matches(t store.Table, f store.Filter) bool {
+	switch {
+	case f.Game != "" && t.Game != f.Game,
+		len(f.Status) > 0 && !slices.Contains(f.Status, t.Status),
+		t.Status == store.StatusOpen && t.Updated.Before(check.Time(f.OpenSince)),
+		t.Status == store.StatusLive && t.Updated.Before(check.Time(f.LiveSince)),
+		t.Created.Before(check.Time(f.CreatedSince)),
+		f.Creator != "" && t.Creator != f.Creator,
+		f.CreatorAddr != "" && t.CreatorAddr != f.CreatorAddr:
+		return false
+	}
+	return true
+}
+
 // List implements store.Store.
 func (s *Store) List(ctx context.Context, f store.Filter) ([]store.Table, error) {
 	if err := ctx.Err(); err != nil {
@@ -173,16 +189,9 @@ func (s *Store) List(ctx context.Context, f store.Filter) ([]store.Table, error)
 	}
 	var hits []*entry
 	for _, e := range s.tables {
-		if f.Game != "" && e.table.Game != f.Game {
-			continue
+		if matches(e.table, f) {
+			hits = append(hits, e)
 		}
-		if len(f.Status) > 0 && !slices.Contains(f.Status, e.table.Status) {
-			continue
-		}
-		if e.table.Status == store.StatusOpen && e.table.Updated.Before(check.Time(f.OpenSince)) {
-			continue
-		}
-		hits = append(hits, e)
 	}
 	// Newest first; ties by ID so pages are stable (the SQL stores agree).
 	slices.SortFunc(hits, func(a, b *entry) int {
@@ -191,6 +200,20 @@ func (s *Store) List(ctx context.Context, f store.Filter) ([]store.Table, error)
 		}
 		return cmp.Compare(a.table.ID, b.table.ID)
 	})
+	if f.PerCreator > 0 {
+		seen := map[string]int{}
+		kept := hits[:0]
+		for _, e := range hits {
+			key := "c:" + e.table.Creator
+			if e.table.Creator == "" {
+				key = "t:" + e.table.ID // no creator: its own
+			}
+			if seen[key]++; seen[key] <= f.PerCreator {
+				kept = append(kept, e)
+			}
+		}
+		hits = kept
+	}
 	if len(hits) > limit {
 		hits = hits[:limit]
 	}
@@ -199,6 +222,25 @@ func (s *Store) List(ctx context.Context, f store.Filter) ([]store.Table, error)
 		out[i] = copyTable(e.table)
 	}
 	return out, nil
+}
+
+// Count implements store.Store.
+func (s *Store) Count(ctx context.Context, f store.Filter) (int, error) {
+	if err := ctx.Err(); err != nil {
+		return 0, err
+	}
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	if s.closed {
+		return 0, ErrClosed
+	}
+	n := 0
+	for _, e := range s.tables {
+		if matches(e.table, f) {
+			n++
+		}
+	}
+	return n, nil
 }
 
 // Close implements store.Store. Closing twice is harmless.

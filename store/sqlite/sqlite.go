@@ -195,11 +195,11 @@ func (s *Store) CreateTable(ctx context.Context, t store.Table) error {
 	// ON CONFLICT DO NOTHING (SQLite and PostgreSQL alike) turns a taken ID
 	// into zero rows instead of a driver-specific constraint error.
 	res, err := s.writer.ExecContext(ctx, `
-		INSERT INTO tables (id, game, options, settings, seed, seats, status, created_ms, updated_ms, version, result)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?)
+		INSERT INTO tables (id, game, options, settings, seed, seats, status, created_ms, updated_ms, version, result, creator, creator_addr)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?)
 		ON CONFLICT (id) DO NOTHING`,
 		t.ID, t.Game, jsonText(t.Options), jsonText(t.Settings), int64(t.Seed), string(seats),
-		t.Status, t.Created.UnixMilli(), t.Updated.UnixMilli(), resultText(t.Result))
+		t.Status, t.Created.UnixMilli(), t.Updated.UnixMilli(), resultText(t.Result), t.Creator, t.CreatorAddr)
 	if err != nil {
 		return s.wrap("create table", t.ID, err)
 	}
@@ -347,29 +347,60 @@ func (s *Store) Moves(ctx context.Context, id string) ([]engine.LoggedMove, erro
 	return out, nil
 }
 
-// List implements store.Store.
-func (s *Store) List(ctx context.Context, f store.Filter) ([]store.Table, error) {
+// where builds the WHERE clause of f (with its leading " WHERE ", or "").
+func where(f store.Filter) (string, []any) {
 	var (
-		where []string
+		conds []string
 		args  []any
 	)
 	if f.Game != "" {
-		where = append(where, "game = ?")
+		conds = append(conds, "game = ?")
 		args = append(args, f.Game)
 	}
 	if len(f.Status) > 0 {
-		where = append(where, "status IN (?"+strings.Repeat(", ?", len(f.Status)-1)+")")
+		conds = append(conds, "status IN (?"+strings.Repeat(", ?", len(f.Status)-1)+")")
 		for _, st := range f.Status {
 			args = append(args, st)
 		}
 	}
-	q := `SELECT ` + tableColumns + ` FROM tables`
 	if !f.OpenSince.IsZero() {
-		where = append(where, "(status <> ? OR updated_ms >= ?)")
+		conds = append(conds, "(status <> ? OR updated_ms >= ?)")
 		args = append(args, store.StatusOpen, f.OpenSince.UnixMilli())
 	}
-	if len(where) > 0 {
-		q += " WHERE " + strings.Join(where, " AND ")
+	if !f.LiveSince.IsZero() {
+		conds = append(conds, "(status <> ? OR updated_ms >= ?)")
+		args = append(args, store.StatusLive, f.LiveSince.UnixMilli())
+	}
+	if !f.CreatedSince.IsZero() {
+		conds = append(conds, "created_ms >= ?")
+		args = append(args, f.CreatedSince.UnixMilli())
+	}
+	if f.Creator != "" {
+		conds = append(conds, "creator = ?")
+		args = append(args, f.Creator)
+	}
+	if f.CreatorAddr != "" {
+		conds = append(conds, "creator_addr = ?")
+		args = append(args, f.CreatorAddr)
+	}
+	if len(conds) == 0 {
+		return "", nil
+	}
+	return " WHERE " + strings.Join(conds, " AND "), args
+}
+
+// List implements store.Store.
+func (s *Store) List(ctx context.Context, f store.Filter) ([]store.Table, error) {
+	cond, args := where(f)
+	q := `SELECT ` + tableColumns + ` FROM tables` + cond
+	if f.PerCreator > 0 {
+		// Each creator's tables numbered, most recent first; a table with
+		// no creator is its own. (Window functions: SQLite 3.25+ and
+		// PostgreSQL alike.)
+		q = `SELECT ` + tableColumns + ` FROM (SELECT *, ROW_NUMBER() OVER (
+			PARTITION BY CASE WHEN creator = '' THEN id ELSE creator END
+			ORDER BY updated_ms DESC, id) AS nth FROM tables` + cond + `) AS t WHERE nth <= ?`
+		args = append(args, f.PerCreator)
 	}
 	limit := f.Limit
 	if limit <= 0 {
@@ -398,7 +429,17 @@ func (s *Store) List(ctx context.Context, f store.Filter) ([]store.Table, error)
 	return out, nil
 }
 
-const tableColumns = `id, game, options, settings, seed, seats, status, created_ms, updated_ms, version, result`
+// Count implements store.Store.
+func (s *Store) Count(ctx context.Context, f store.Filter) (int, error) {
+	cond, args := where(f)
+	var n int
+	if err := s.reader.QueryRowContext(ctx, `SELECT COUNT(*) FROM tables`+cond, args...).Scan(&n); err != nil {
+		return 0, fmt.Errorf("sqlite: count: %w", err)
+	}
+	return n, nil
+}
+
+const tableColumns = `id, game, options, settings, seed, seats, status, created_ms, updated_ms, version, result, creator, creator_addr`
 
 func scanTable(row interface{ Scan(...any) error }) (store.Table, error) {
 	var (
@@ -408,7 +449,7 @@ func scanTable(row interface{ Scan(...any) error }) (store.Table, error) {
 		seed                int64
 		created, updated, v int64
 	)
-	if err := row.Scan(&t.ID, &t.Game, &options, &settings, &seed, &seats, &t.Status, &created, &updated, &v, &result); err != nil {
+	if err := row.Scan(&t.ID, &t.Game, &options, &settings, &seed, &seats, &t.Status, &created, &updated, &v, &result, &t.Creator, &t.CreatorAddr); err != nil {
 		return store.Table{}, err
 	}
 	if len(result) > 0 {

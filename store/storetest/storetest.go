@@ -60,6 +60,8 @@ func Run(t *testing.T, open func(t *testing.T) store.Store, opts ...Option) {
 	t.Run("List", s.list)
 	t.Run("ListDefaultLimit", s.listDefaultLimit)
 	t.Run("ListOpenSince", s.listOpenSince)
+	t.Run("ListAndCountByCreator", s.byCreator)
+	t.Run("ListPerCreator", s.perCreator)
 	t.Run("CanceledContext", s.canceled)
 	t.Run("AppendRace", s.appendRace)
 	t.Run("Concurrent", s.concurrent)
@@ -102,9 +104,11 @@ func sampleTable(id string) store.Table {
 			{Name: "bot 1", Kind: "bot", Bot: "expert"},
 			{Name: "bob", Kind: "human", Bot: "greedy", TakenOver: true, TokenHash: "ab"},
 		},
-		Status:  store.StatusOpen,
-		Created: base,
-		Updated: base.Add(1500 * time.Microsecond),
+		Status:      store.StatusOpen,
+		Created:     base,
+		Updated:     base.Add(1500 * time.Microsecond),
+		Creator:     "c:5e884898da28047151d0e56f8dc6292773603d0d6aabbdd62a11ef721d1542d8",
+		CreatorAddr: "a:2001:db8:1:2::/64",
 	}
 }
 
@@ -165,6 +169,9 @@ func diffTable(got, want store.Table) string {
 	}
 	if !reflect.DeepEqual(got.Result, want.Result) {
 		add("Result", fmt.Sprintf("%+v", got.Result), fmt.Sprintf("%+v", want.Result))
+	}
+	if got.Creator != want.Creator || got.CreatorAddr != want.CreatorAddr {
+		add("Creator, CreatorAddr", got.Creator+", "+got.CreatorAddr, want.Creator+", "+want.CreatorAddr)
 	}
 	if len(d) == 0 {
 		return ""
@@ -350,6 +357,7 @@ func (s *suite) update(t *testing.T) {
 	up.Seed = 42
 	up.Created = base.Add(-time.Hour)
 	up.Version = 99
+	up.Creator, up.CreatorAddr = "c:someone-else", "a:198.51.100.7"
 	if err := st.UpdateTable(ctx(t), up); err != nil {
 		t.Fatalf("UpdateTable: %v", err)
 	}
@@ -674,6 +682,114 @@ func (s *suite) listOpenSince(t *testing.T) {
 	want = []string{"edge-open", "new-open"}
 	if got := ids(store.Filter{Status: []string{store.StatusOpen}, OpenSince: base.Add(time.Hour)}); !slices.Equal(got, want) {
 		t.Fatalf("List of open tables with OpenSince = %v, want %v", got, want)
+	}
+}
+
+// byCreator: the filters of the table budgets (creator, address, when
+// created, live tables by age) select the same tables in List and Count.
+func (s *suite) byCreator(t *testing.T) {
+	st := s.store(t)
+	type spec struct {
+		id, creator, addr, status string
+		created, updated          int // minutes after base
+	}
+	specs := []spec{
+		{"a1", "c:ann", "a:1", store.StatusOpen, 0, 50},
+		{"a2", "c:ann", "a:1", store.StatusLive, 10, 20},
+		{"a3", "c:ann", "a:1", store.StatusOver, 20, 30},
+		{"b1", "c:bob", "a:1", store.StatusOpen, 30, 30},
+		{"b2", "c:bob", "a:2", store.StatusLive, 40, 60},
+		{"x1", "", "", store.StatusOpen, 50, 50},
+	}
+	for _, sp := range specs {
+		tb := sampleTable(sp.id)
+		tb.Creator, tb.CreatorAddr, tb.Status = sp.creator, sp.addr, sp.status
+		tb.Created = base.Add(time.Duration(sp.created) * time.Minute)
+		tb.Updated = base.Add(time.Duration(sp.updated) * time.Minute)
+		mustCreate(t, st, tb)
+	}
+	at := func(min int) time.Time { return base.Add(time.Duration(min) * time.Minute) }
+	inPlay := []string{store.StatusOpen, store.StatusLive}
+	for _, c := range []struct {
+		f    store.Filter
+		want []string
+	}{
+		{store.Filter{Creator: "c:ann"}, []string{"a1", "a2", "a3"}},
+		{store.Filter{Creator: "c:ann", Status: inPlay}, []string{"a1", "a2"}},
+		{store.Filter{CreatorAddr: "a:1", Status: inPlay}, []string{"a1", "a2", "b1"}},
+		{store.Filter{CreatorAddr: "a:1", Creator: "c:bob"}, []string{"b1"}},
+		{store.Filter{Creator: "c:nobody"}, nil},
+		{store.Filter{CreatedSince: at(30)}, []string{"b1", "b2", "x1"}},
+		{store.Filter{Creator: "c:ann", CreatedSince: at(10)}, []string{"a2", "a3"}},
+		// LiveSince leaves out live tables updated before it, only them.
+		{store.Filter{Status: inPlay, LiveSince: at(21)}, []string{"a1", "b1", "b2", "x1"}},
+		{store.Filter{Status: inPlay, LiveSince: at(20)}, []string{"a1", "a2", "b1", "b2", "x1"}},
+		{store.Filter{Status: inPlay, LiveSince: at(21), OpenSince: at(40)}, []string{"a1", "b2", "x1"}},
+	} {
+		list, err := st.List(ctx(t), c.f)
+		if err != nil {
+			t.Fatalf("List(%+v): %v", c.f, err)
+		}
+		var got []string
+		for _, tb := range list {
+			got = append(got, tb.ID)
+		}
+		slices.Sort(got)
+		if !slices.Equal(got, c.want) {
+			t.Errorf("List(%+v) = %v, want %v", c.f, got, c.want)
+		}
+		n, err := st.Count(ctx(t), c.f)
+		if err != nil || n != len(c.want) {
+			t.Errorf("Count(%+v) = %d, %v; want %d", c.f, n, err, len(c.want))
+		}
+	}
+	// Count ignores Limit.
+	if n, err := st.Count(ctx(t), store.Filter{Limit: 1}); err != nil || n != len(specs) {
+		t.Errorf("Count with Limit 1 = %d, %v; want %d", n, err, len(specs))
+	}
+}
+
+// perCreator: PerCreator keeps each creator's most recently updated
+// tables; tables with no creator are each their own; Limit applies after.
+func (s *suite) perCreator(t *testing.T) {
+	st := s.store(t)
+	add := func(id, creator string, updated int) {
+		tb := sampleTable(id)
+		tb.Creator, tb.Updated = creator, base.Add(time.Duration(updated)*time.Second)
+		mustCreate(t, st, tb)
+	}
+	for i := range 10 {
+		add(fmt.Sprintf("spam%d", i), "c:spammer", 100+i)
+	}
+	add("ann1", "c:ann", 50)
+	add("ann2", "c:ann", 40)
+	add("ann3", "c:ann", 30)
+	add("old1", "", 20)
+	add("old2", "", 10)
+	ids := func(f store.Filter) []string {
+		t.Helper()
+		list, err := st.List(ctx(t), f)
+		if err != nil {
+			t.Fatalf("List(%+v): %v", f, err)
+		}
+		var out []string
+		for _, tb := range list {
+			out = append(out, tb.ID)
+		}
+		return out
+	}
+	if got, want := ids(store.Filter{PerCreator: 2}), []string{"spam9", "spam8", "ann1", "ann2", "old1", "old2"}; !slices.Equal(got, want) {
+		t.Errorf("PerCreator 2 = %v, want %v", got, want)
+	}
+	if got, want := ids(store.Filter{PerCreator: 1, Limit: 3}), []string{"spam9", "ann1", "old1"}; !slices.Equal(got, want) {
+		t.Errorf("PerCreator 1, Limit 3 = %v, want %v", got, want)
+	}
+	if got := ids(store.Filter{}); len(got) != 15 {
+		t.Errorf("without PerCreator: %d tables, want 15", len(got))
+	}
+	// Filters apply before the count per creator.
+	if got, want := ids(store.Filter{PerCreator: 1, CreatedSince: base, Creator: "c:ann"}), []string{"ann1"}; !slices.Equal(got, want) {
+		t.Errorf("PerCreator 1 of ann = %v, want %v", got, want)
 	}
 }
 
