@@ -185,13 +185,18 @@ func TestBadHTTPInput(t *testing.T) {
 			t.Fatalf("join %v: %d %+v", body, st, e)
 		}
 	}
+	// A plain GET is no handshake (refused before any table is looked
+	// up); a handshake for no table is 404.
 	resp, err := http.Get(ts.http.URL + "/ws/nosuch")
 	if err != nil {
 		t.Fatal(err)
 	}
 	resp.Body.Close()
-	if resp.StatusCode != 404 {
-		t.Fatalf("websocket to no table: %d", resp.StatusCode)
+	if resp.StatusCode != http.StatusUpgradeRequired {
+		t.Fatalf("plain GET of a websocket: %d", resp.StatusCode)
+	}
+	if _, err := dialWS(ts, "nosuch", nil); err == nil || !strings.Contains(err.Error(), "404") {
+		t.Fatalf("websocket to no table: %v", err)
 	}
 }
 

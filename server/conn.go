@@ -1,18 +1,22 @@
 package server
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unicode/utf8"
 
 	"github.com/coder/websocket"
 
 	"github.com/dicehall/dicehall/engine"
+	"github.com/dicehall/dicehall/store"
 )
 
 const (
@@ -46,6 +50,18 @@ type conn struct {
 	ctx       context.Context
 	cancel    context.CancelFunc
 	closeOnce sync.Once
+	// closeAfterQueue's close, read by the writer after its nil message.
+	closeCode   websocket.StatusCode
+	closeReason string
+
+	// Limits (limits.go): the client's address key, the order of arrival,
+	// whether the address count holds this connection, and when (in ns
+	// since born) the client last sent a frame.
+	addr     string
+	serial   uint64
+	counted  atomic.Bool
+	born     time.Time
+	lastRead atomic.Int64
 
 	// Actor-owned: the seats as this connection was last told them.
 	told []SeatSummary
@@ -53,6 +69,7 @@ type conn struct {
 	// Reader-owned.
 	bucket  bucket
 	dropped int
+	flooded bool // closed for flooding: every further message is ignored
 }
 
 // enqueue queues a message for the writer. A full queue means the client
@@ -77,6 +94,23 @@ func (c *conn) closeGracefully(code websocket.StatusCode, reason string) {
 	c.shut(code, reason, true)
 }
 
+// closeAfterQueue sends a close frame once everything already queued has
+// been written (so a last error reaches the client before the close). A
+// full queue closes at once.
+func (c *conn) closeAfterQueue(code websocket.StatusCode, reason string) {
+	c.closeOnce.Do(func() {
+		c.closeCode, c.closeReason = code, reason
+		select {
+		case c.send <- nil: // the writer closes when it gets there
+		default:
+			c.s.goTracked(func() {
+				_ = c.ws.Close(code, reason)
+				c.cancel()
+			})
+		}
+	})
+}
+
 func (c *conn) shut(code websocket.StatusCode, reason string, graceful bool) {
 	c.closeOnce.Do(func() {
 		c.s.goTracked(func() {
@@ -96,6 +130,13 @@ func (c *conn) writeLoop() {
 	for {
 		select {
 		case b := <-c.send:
+			if b == nil { // closeAfterQueue: everything before is written
+				c.s.goTracked(func() {
+					_ = c.ws.Close(c.closeCode, c.closeReason)
+					c.cancel()
+				})
+				return
+			}
 			ctx, cancel := context.WithTimeout(c.ctx, writeTimeout)
 			err := c.ws.Write(ctx, websocket.MessageText, b)
 			cancel()
@@ -125,6 +166,7 @@ func (c *conn) readLoop() {
 		if err != nil {
 			return
 		}
+		c.lastRead.Store(int64(time.Since(c.born)))
 		data, err := io.ReadAll(io.LimitReader(r, maxFrame+1))
 		if err != nil {
 			return
@@ -152,7 +194,14 @@ func (c *conn) readLoop() {
 // allow applies the connection's rate limit; the first message over it is
 // answered with an error, the rest of the burst silently dropped, and a
 // client that never stops is disconnected.
+//
+// The disconnection is announced once: a last rate-limited error, written
+// before the close frame (1008), one warning in the log, and from then on
+// the frames still arriving are dropped unread.
 func (c *conn) allow() bool {
+	if c.flooded {
+		return false
+	}
 	if c.bucket.take(c.s.clock.Now()) {
 		c.dropped = 0
 		return true
@@ -162,8 +211,10 @@ func (c *conn) allow() bool {
 	case c.dropped == 1:
 		c.sendError(nil, "rate-limited", fmt.Sprintf("too many messages: at most %g a second; some were ignored", c.bucket.rate))
 	case c.dropped >= floodLimit:
-		c.log.Warn("flooding client disconnected")
-		c.shut(websocket.StatusPolicyViolation, "too many messages", true)
+		c.flooded = true
+		c.log.Warn("flooding client disconnected", "ignored", c.dropped)
+		c.sendError(nil, "rate-limited", fmt.Sprintf("too many messages: %d ignored in a row, the connection is closed", c.dropped))
+		c.closeAfterQueue(websocket.StatusPolicyViolation, "too many messages")
 	}
 	return false
 }
@@ -171,7 +222,7 @@ func (c *conn) allow() bool {
 func (c *conn) handle(data []byte) {
 	var m clientMsg
 	if err := engine.DecodeStrict(data, &m); err != nil {
-		c.sendError(nil, "malformed", "the message is not a valid JSON object of the protocol: "+err.Error())
+		c.sendError(lenientID(data), "malformed", "the message is not a valid JSON object of the protocol: "+err.Error())
 		return
 	}
 	t := c.t
@@ -209,6 +260,52 @@ func (c *conn) post(id *int64, f func()) {
 		c.sendError(id, "busy", "the table is busy: try again in a moment")
 	case errors.Is(err, errGone):
 		c.closeGracefully(websocket.StatusTryAgainLater, "the table restarted: reconnect")
+	}
+}
+
+// lenientID is the id of a message that strict decoding refused, when its
+// first JSON value is an object with a whole-number id: the error answering
+// it can then say which request it answers.
+func lenientID(data []byte) *int64 {
+	var head struct {
+		ID json.RawMessage `json:"id"`
+	}
+	if err := json.NewDecoder(bytes.NewReader(data)).Decode(&head); err != nil && len(head.ID) == 0 {
+		return nil
+	}
+	var id int64
+	if json.Unmarshal(head.ID, &id) != nil {
+		return nil
+	}
+	return &id
+}
+
+// watchIdle closes the connection once the client has sent nothing for
+// limit, unless it holds a seat at a table whose game is not over (a
+// player thinking is never cut off). The page pings every 25 seconds.
+func (c *conn) watchIdle(limit time.Duration) {
+	timer := time.NewTimer(limit)
+	defer timer.Stop()
+	for {
+		select {
+		case <-c.ctx.Done():
+			return
+		case <-timer.C:
+		}
+		idle := time.Since(c.born) - time.Duration(c.lastRead.Load())
+		if idle < limit {
+			timer.Reset(limit - idle)
+			continue
+		}
+		if c.seat >= 0 {
+			if sum := c.t.summary.Load(); sum == nil || sum.Status != store.StatusOver {
+				timer.Reset(limit)
+				continue
+			}
+		}
+		c.log.Debug("idle connection closed", "seat", int(c.seat), "idle", idle)
+		c.closeAfterQueue(websocket.StatusNormalClosure, fmt.Sprintf("idle: nothing received for %v", limit))
+		return
 	}
 }
 

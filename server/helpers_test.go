@@ -53,7 +53,11 @@ func startServer(t *testing.T, cfg Config) *testServer {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ts := &testServer{Server: s, http: httptest.NewServer(s.Handler()), store: cfg.Store}
+	// The same http.Server as `dicehall serve`: its timeouts and caps.
+	hs := httptest.NewUnstartedServer(nil)
+	hs.Config = s.HTTPServer()
+	hs.Start()
+	ts := &testServer{Server: s, http: hs, store: cfg.Store}
 	t.Cleanup(ts.stop)
 	return ts
 }

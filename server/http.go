@@ -51,7 +51,7 @@ func (s *Server) routes() http.Handler {
 	mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, "not-found", "no such API route")
 	})
-	return securityHeaders(mux)
+	return securityHeaders(s.checkHost(s.guardBody(mux)))
 }
 
 func securityHeaders(h http.Handler) http.Handler {
@@ -59,9 +59,110 @@ func securityHeaders(h http.Handler) http.Handler {
 		w.Header().Set("X-Content-Type-Options", "nosniff")
 		w.Header().Set("X-Frame-Options", "DENY")
 		w.Header().Set("Referrer-Policy", "same-origin")
+		w.Header().Set("Content-Security-Policy", contentSecurityPolicy(r.Host))
 		h.ServeHTTP(w, r)
 	})
 }
+
+// contentSecurityPolicy allows the pages what they use: their own scripts
+// (modules, loaded by import too), stylesheets and images (the icon is a
+// data: URL), fetch to the API and WebSockets to the same host; no inline
+// script or style, no framing, no plugins, no <base>.
+func contentSecurityPolicy(host string) string {
+	connect := "'self'"
+	if plainHost(host) {
+		// 'self' covers ws: and wss: of the same host in CSP 3; older
+		// browsers need them named.
+		connect += " ws://" + host + " wss://" + host
+	}
+	return "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src " + connect +
+		"; object-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'"
+}
+
+// plainHost reports whether host is letters, digits and .-:[] only (no
+// character that could end a CSP directive).
+func plainHost(host string) bool {
+	if host == "" || len(host) > 255 {
+		return false
+	}
+	for _, r := range host {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune(".-:[]", r)) {
+			return false
+		}
+	}
+	return true
+}
+
+// guardBody bounds the time a request body may take (Limits.BodyTimeout
+// from when the handler starts) and makes sure an answer never waits for a
+// body nobody reads: if the handler has not read the body to its end, the
+// answer says Connection: close, so the server does not drain a trickle
+// before answering. Requests without a body (WebSocket upgrades among them)
+// pass untouched.
+func (s *Server) guardBody(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.ContentLength == 0 || r.Body == nil || r.Body == http.NoBody {
+			h.ServeHTTP(w, r)
+			return
+		}
+		if d := s.cfg.Limits.BodyTimeout; d > 0 {
+			_ = http.NewResponseController(w).SetReadDeadline(time.Now().Add(d))
+		}
+		b := &watchedBody{ReadCloser: r.Body}
+		r.Body = b
+		h.ServeHTTP(&closeUnread{ResponseWriter: w, body: b}, r)
+	})
+}
+
+// watchedBody notes whether a request body was read to its end.
+type watchedBody struct {
+	io.ReadCloser
+	mu  sync.Mutex
+	eof bool
+}
+
+func (b *watchedBody) Read(p []byte) (int, error) {
+	n, err := b.ReadCloser.Read(p)
+	if errors.Is(err, io.EOF) {
+		b.mu.Lock()
+		b.eof = true
+		b.mu.Unlock()
+	}
+	return n, err
+}
+
+func (b *watchedBody) done() bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.eof
+}
+
+// closeUnread closes the connection after an answer given before the
+// request's body was read to its end.
+type closeUnread struct {
+	http.ResponseWriter
+	body    *watchedBody
+	checked bool
+}
+
+func (w *closeUnread) WriteHeader(status int) {
+	if !w.checked {
+		w.checked = true
+		if !w.body.done() {
+			w.Header().Set("Connection", "close")
+		}
+	}
+	w.ResponseWriter.WriteHeader(status)
+}
+
+func (w *closeUnread) Write(p []byte) (int, error) {
+	if !w.checked {
+		w.WriteHeader(http.StatusOK)
+	}
+	return w.ResponseWriter.Write(p)
+}
+
+func (w *closeUnread) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
 // ---- pages and files
 
@@ -127,18 +228,25 @@ func (s *Server) readBody(w http.ResponseWriter, r *http.Request, v any) bool {
 		writeError(w, http.StatusForbidden, "cross-origin", "requests from other sites are not accepted")
 		return false
 	}
-	if !s.posts.allow(clientAddr(r), s.clock.Now()) {
+	if !s.posts.allow(addrKey(r.RemoteAddr), s.clock.Now()) {
 		writeError(w, http.StatusTooManyRequests, "rate-limited", "too many requests: wait a moment")
 		return false
 	}
+	// guardBody has set the body's deadline (Limits.BodyTimeout); once the
+	// body is in, the handler's own work is not bounded by it.
 	data, err := io.ReadAll(http.MaxBytesReader(w, r.Body, s.cfg.MaxBody))
 	if err == nil {
+		_ = http.NewResponseController(w).SetReadDeadline(time.Time{})
 		err = engine.DecodeStrict(data, v)
 	}
 	var tooBig *http.MaxBytesError
+	var netErr net.Error
 	switch {
 	case errors.As(err, &tooBig):
 		writeError(w, http.StatusRequestEntityTooLarge, "too-large", fmt.Sprintf("the request is larger than %d bytes", s.cfg.MaxBody))
+		return false
+	case errors.As(err, &netErr) && netErr.Timeout():
+		writeError(w, http.StatusRequestTimeout, "too-slow", fmt.Sprintf("the request's body did not arrive within %v", s.cfg.Limits.BodyTimeout))
 		return false
 	case len(bytes.TrimSpace(data)) == 0:
 		writeError(w, http.StatusBadRequest, "malformed", "the request has no JSON body")
@@ -151,7 +259,8 @@ func (s *Server) readBody(w http.ResponseWriter, r *http.Request, v any) bool {
 }
 
 // sameOrigin refuses requests a browser sends on behalf of another site
-// (the seat cookie would otherwise ride along).
+// (the seat cookie would otherwise ride along). With a public URL, the
+// page must come from it (scheme and host).
 func (s *Server) sameOrigin(r *http.Request) bool {
 	origin := r.Header.Get("Origin")
 	if origin == "" {
@@ -161,7 +270,16 @@ func (s *Server) sameOrigin(r *http.Request) bool {
 	if err != nil {
 		return false
 	}
-	if strings.EqualFold(u.Host, r.Host) {
+	switch {
+	case s.public == nil:
+		if strings.EqualFold(u.Host, r.Host) {
+			return true
+		}
+	case u.Scheme == s.public.Scheme && normalHost(u.Scheme, u.Host) == s.public.Host:
+		return true
+	case loopbackName(r.Host) && strings.EqualFold(u.Host, r.Host):
+		// A page of the loopback host this request was let in for
+		// (hostAllowed: only on a loopback listener).
 		return true
 	}
 	for _, p := range s.cfg.OriginPatterns {

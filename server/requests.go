@@ -1,7 +1,6 @@
 package server
 
 import (
-	"errors"
 	"fmt"
 
 	"github.com/dicehall/dicehall/engine"
@@ -12,11 +11,9 @@ import (
 // changes the table and answers; what follows (bots, clocks, presence,
 // welcomes) is the reconcile's.
 
-// attach registers a connection and greets it.
+// attach registers a connection and greets it. The connection caps count
+// spectators only: a seat's connection always gets in (admit).
 func (t *table) attach(c *conn) error {
-	if len(t.conns) >= t.s.cfg.MaxConnsPerTable {
-		return errors.New("too many people at this table")
-	}
 	c.seat = engine.Spectator
 	if c.tokenHash != "" {
 		for i, st := range t.meta.Seats {
@@ -24,6 +21,9 @@ func (t *table) attach(c *conn) error {
 				c.seat = engine.Seat(i)
 			}
 		}
+	}
+	if err := t.admit(c); err != nil {
+		return err
 	}
 	t.conns[c] = struct{}{}
 	t.welcome(c) // it says who is here: the others hear it as presence

@@ -16,7 +16,9 @@ import (
 	"io/fs"
 	"log/slog"
 	"net/http"
+	"net/url"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/dicehall/dicehall/engine"
@@ -47,7 +49,7 @@ type Config struct {
 
 	InboxSize        int           // table inbox; 0 = 256
 	SendQueue        int           // per-connection send queue; 0 = 256
-	MaxConnsPerTable int           // 0 = 200
+	MaxConnsPerTable int           // spectators per table (seats always get in); 0 = 200, negative = none
 	MsgRate          float64       // WebSocket messages a second per connection; 0 = 20
 	MsgBurst         int           // 0 = 40
 	PostRate         float64       // POST requests a second per client address; 0 = 2
@@ -58,6 +60,15 @@ type Config struct {
 	// OriginPatterns lists other origins allowed to open WebSockets and
 	// POST (the server's own host always is).
 	OriginPatterns []string
+
+	// Limits bounds what one client can hold (limits.go; docs/protocol.md,
+	// Limits).
+	Limits Limits
+	// PublicURL, when set (https://example.org), is the only host served:
+	// a request for another Host is refused (421 wrong-host), except
+	// loopback names on a loopback listener; and it is the origin pages
+	// must come from. "" = any host, the request's own is the origin.
+	PublicURL string
 }
 
 func (c *Config) defaults() {
@@ -84,7 +95,6 @@ func (c *Config) defaults() {
 	}
 	setDefault(&c.InboxSize, 256)
 	setDefault(&c.SendQueue, 256)
-	setDefault(&c.MaxConnsPerTable, 200)
 	setDefault(&c.MsgRate, 20)
 	setDefault(&c.MsgBurst, 40)
 	setDefault(&c.PostRate, 2)
@@ -92,6 +102,10 @@ func (c *Config) defaults() {
 	setDefault(&c.MaxBody, 16<<10)
 	setDefault(&c.StoreTimeout, 10*time.Second)
 	setDefault(&c.RetryDelay, time.Second)
+	c.Limits.defaults()
+	if c.MaxConnsPerTable == 0 {
+		c.MaxConnsPerTable = DefaultSpectators
+	}
 }
 
 func setDefault[T int | int64 | float64 | time.Duration](v *T, d T) {
@@ -113,6 +127,12 @@ type Server struct {
 	handler http.Handler
 	posts   ipLimiter
 
+	// Limits (limits.go).
+	public    *url.URL // Config.PublicURL parsed; nil = any host
+	httpConns *connLimiter
+	wsConns   wsCounter
+	connSeq   atomic.Uint64 // numbers WebSockets in order of arrival
+
 	mu     sync.Mutex
 	closed bool
 	tables map[string]*table // the running actors
@@ -128,10 +148,15 @@ func New(cfg Config) (*Server, error) {
 		return nil, errors.New("server: a store and a game registry are required")
 	}
 	cfg.defaults()
+	public, err := parsePublicURL(cfg.PublicURL)
+	if err != nil {
+		return nil, err
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	s := &Server{cfg: cfg, store: cfg.Store, games: cfg.Games, log: cfg.Logger, clock: cfg.Clock,
 		ctx: ctx, cancel: cancel, tables: map[string]*table{},
-		posts: ipLimiter{rate: cfg.PostRate, burst: float64(cfg.PostBurst), m: map[string]*bucket{}}}
+		posts:  ipLimiter{rate: cfg.PostRate, burst: float64(cfg.PostBurst), m: map[string]*bucket{}},
+		public: public, httpConns: newConnLimiter(cfg.Limits.ConnsPerAddr, cfg.Logger)}
 	s.handler = s.routes()
 
 	lctx, lcancel := context.WithTimeout(ctx, time.Minute)

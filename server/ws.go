@@ -2,8 +2,11 @@ package server
 
 import (
 	"context"
+	"encoding/base64"
 	"errors"
+	"fmt"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/coder/websocket"
@@ -22,6 +25,27 @@ func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, "not-found", "there is no such table")
 		return
 	}
+	// Everything that can be refused without the table is refused before
+	// it is loaded: a plain GET, a handshake from another site, or a
+	// spectator over its address's cap must not start a table's actor.
+	if status, code, msg := s.checkHandshake(r); status != 0 {
+		if status == http.StatusUpgradeRequired {
+			w.Header().Set("Connection", "Upgrade")
+			w.Header().Set("Upgrade", "websocket")
+		}
+		writeError(w, status, code, msg)
+		return
+	}
+	addr := addrKey(r.RemoteAddr)
+	token := presentedToken(r, id)
+	if lim := s.cfg.Limits.WSPerAddr; token == "" && !under(s.wsConns.count(addr), lim) {
+		// Without a seat cookie this can only be a spectator (attach
+		// counts again, exactly, for those with one).
+		w.Header().Set("Retry-After", "5")
+		writeError(w, http.StatusTooManyRequests, "too-many-connections",
+			fmt.Sprintf("%s (%s): at most %d spectators' connections at once", errAddrFull, addr, lim))
+		return
+	}
 	t, release, err := s.actor(r.Context(), id)
 	if errors.Is(err, store.ErrNotFound) {
 		writeError(w, http.StatusNotFound, "not-found", "there is no such table")
@@ -32,7 +56,9 @@ func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusServiceUnavailable, "unavailable", "the table cannot be reached now")
 		return
 	}
-	ws, err := websocket.Accept(w, r, &websocket.AcceptOptions{OriginPatterns: s.cfg.OriginPatterns})
+	// The origin was checked by checkHandshake (s.sameOrigin, which knows
+	// the public URL); the library's own check would only repeat it.
+	ws, err := websocket.Accept(w, r, &websocket.AcceptOptions{InsecureSkipVerify: true})
 	if err != nil {
 		release()
 		return // Accept has answered the request
@@ -40,9 +66,15 @@ func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
 	ws.SetReadLimit(hardFrameLimit)
 	ctx, cancel := context.WithCancel(s.ctx)
 	defer cancel()
-	c := &conn{s: s, ws: ws, tokenHash: presentedToken(r, id), send: make(chan []byte, s.cfg.SendQueue),
+	c := &conn{s: s, ws: ws, tokenHash: token, send: make(chan []byte, s.cfg.SendQueue),
 		ctx: ctx, cancel: cancel, log: s.log.With("table", id, "remote", clientAddr(r)),
-		bucket: bucket{rate: s.cfg.MsgRate, burst: float64(s.cfg.MsgBurst)}}
+		bucket: bucket{rate: s.cfg.MsgRate, burst: float64(s.cfg.MsgBurst)},
+		addr:   addr, serial: s.connSeq.Add(1), born: time.Now()}
+	defer func() {
+		if c.counted.Load() {
+			s.wsConns.release(addr)
+		}
+	}()
 	writerDone := make(chan struct{})
 	go func() {
 		defer close(writerDone)
@@ -74,10 +106,48 @@ func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	c.t = t
+	if d := s.cfg.Limits.WSIdle; d > 0 {
+		go c.watchIdle(d)
+	}
 	c.readLoop()
 	// The table must hear that the connection went, even when its inbox is
 	// full for a moment.
 	dctx, dcancel := context.WithTimeout(s.ctx, 5*time.Second)
 	_ = t.postWait(dctx, func() { t.detach(c) })
 	dcancel()
+}
+
+// checkHandshake refuses, with an HTTP status, code and message, a request
+// that is no WebSocket handshake the server would accept: the checks of
+// websocket.Accept and the same-origin rule. 0: it may go on.
+func (s *Server) checkHandshake(r *http.Request) (int, string, string) {
+	if !r.ProtoAtLeast(1, 1) || !headerHasToken(r.Header, "Connection", "upgrade") || !headerHasToken(r.Header, "Upgrade", "websocket") {
+		return http.StatusUpgradeRequired, "not-websocket", "this address takes WebSocket connections only"
+	}
+	if r.Header.Get("Sec-WebSocket-Version") != "13" {
+		return http.StatusBadRequest, "not-websocket", "only WebSocket version 13 is spoken here"
+	}
+	keys := r.Header.Values("Sec-WebSocket-Key")
+	if len(keys) != 1 {
+		return http.StatusBadRequest, "not-websocket", "the handshake needs one Sec-WebSocket-Key"
+	}
+	if k, err := base64.StdEncoding.DecodeString(strings.TrimSpace(keys[0])); err != nil || len(k) != 16 {
+		return http.StatusBadRequest, "not-websocket", "the handshake's Sec-WebSocket-Key is not 16 bytes in base64"
+	}
+	if !s.sameOrigin(r) {
+		return http.StatusForbidden, "cross-origin", "connections from other sites are not accepted"
+	}
+	return 0, "", ""
+}
+
+// headerHasToken reports whether a comma-separated header holds token.
+func headerHasToken(h http.Header, name, token string) bool {
+	for _, v := range h.Values(name) {
+		for _, t := range strings.Split(v, ",") {
+			if strings.EqualFold(strings.TrimSpace(t), token) {
+				return true
+			}
+		}
+	}
+	return false
 }
