@@ -25,6 +25,13 @@ var serveFlags struct {
 	db         string
 	botDelay   time.Duration
 	openExpiry time.Duration
+
+	publicURL    string
+	connsPerAddr int
+	wsPerAddr    int
+	spectators   int
+	wsIdle       time.Duration
+	bodyTimeout  time.Duration
 }
 
 var serveCmd = &cobra.Command{
@@ -33,7 +40,13 @@ var serveCmd = &cobra.Command{
 	Long: `Serve runs the web platform: open the printed address in a browser, pick a
 name, create a table and share its link. Tables and every move are kept in an
 embedded SQLite file (--db); a restarted server resumes every table where it
-was. Open tables nobody joins close after --open-expiry. Stop it with Ctrl-C.`,
+was. Open tables nobody joins close after --open-expiry. Stop it with Ctrl-C.
+
+Connections are capped per client address (IPv6: per /64) and per table, but
+a seated player always gets in; docs/protocol.md (Limits) lists every limit.
+Behind a reverse proxy every client has the proxy's address: raise the caps
+or set them to 0 (none) and let the proxy limit. With --public-url only that
+host is served (and localhost when listening on loopback).`,
 	Args: cobra.NoArgs,
 	RunE: runServe,
 }
@@ -44,6 +57,12 @@ func init() {
 	f.StringVar(&serveFlags.db, "db", "dicehall.db", "SQLite file keeping tables and moves (created if missing)")
 	f.DurationVar(&serveFlags.botDelay, "bot-delay", engine.DefaultBotDelayMs*time.Millisecond, "pause before each bot move, so people can follow it")
 	f.DurationVar(&serveFlags.openExpiry, "open-expiry", 24*time.Hour, "how long an open table waits for players after its last join before it closes (0 = for ever)")
+	f.StringVar(&serveFlags.publicURL, "public-url", "", "the address people use, e.g. https://example.org: other Host names are refused (421) and pages must come from it (default: any host)")
+	f.IntVar(&serveFlags.connsPerAddr, "max-conns-per-addr", server.DefaultConnsPerAddr, "HTTP connections one client address may hold open at once (0 = no limit)")
+	f.IntVar(&serveFlags.wsPerAddr, "max-ws-per-addr", server.DefaultWSPerAddr, "spectators' WebSockets one client address may hold across the server; seated players always get in (0 = no limit)")
+	f.IntVar(&serveFlags.spectators, "max-spectators", server.DefaultSpectators, "spectators' WebSockets per table; seated players always get in (0 = no limit)")
+	f.DurationVar(&serveFlags.wsIdle, "ws-idle", server.DefaultWSIdle, "close a WebSocket that sends nothing this long, unless it holds a seat in a game not over (0 = never)")
+	f.DurationVar(&serveFlags.bodyTimeout, "body-timeout", server.DefaultBodyTimeout, "time a request body may take to arrive once its headers are in (0 = no limit)")
 	rootCmd.AddCommand(serveCmd)
 }
 
@@ -52,8 +71,11 @@ func runServe(cmd *cobra.Command, _ []string) error {
 	defer stop()
 	log := slog.Default()
 
-	if serveFlags.openExpiry < 0 || serveFlags.botDelay < 0 {
-		return errors.New("--open-expiry and --bot-delay cannot be negative")
+	if serveFlags.openExpiry < 0 || serveFlags.botDelay < 0 || serveFlags.wsIdle < 0 || serveFlags.bodyTimeout < 0 {
+		return errors.New("--open-expiry, --bot-delay, --ws-idle and --body-timeout cannot be negative")
+	}
+	if serveFlags.connsPerAddr < 0 || serveFlags.wsPerAddr < 0 || serveFlags.spectators < 0 {
+		return errors.New("--max-conns-per-addr, --max-ws-per-addr and --max-spectators cannot be negative (0 = no limit)")
 	}
 	st, err := sqlite.Open(serveFlags.db)
 	if err != nil {
@@ -72,7 +94,23 @@ func runServe(cmd *cobra.Command, _ []string) error {
 	if expiry == 0 {
 		expiry = -1 // likewise: the flag's 0 means never
 	}
-	srv, err := server.New(server.Config{Store: st, Games: all.Registry, Logger: log, BotDelay: delay, OpenExpiry: expiry})
+	// The server reads 0 as "default"; the flags' 0 means none.
+	none := func(n int) int {
+		if n == 0 {
+			return -1
+		}
+		return n
+	}
+	never := func(d time.Duration) time.Duration {
+		if d == 0 {
+			return -1
+		}
+		return d
+	}
+	srv, err := server.New(server.Config{Store: st, Games: all.Registry, Logger: log, BotDelay: delay, OpenExpiry: expiry,
+		MaxConnsPerTable: none(serveFlags.spectators), PublicURL: serveFlags.publicURL,
+		Limits: server.Limits{ConnsPerAddr: none(serveFlags.connsPerAddr), WSPerAddr: none(serveFlags.wsPerAddr),
+			WSIdle: never(serveFlags.wsIdle), BodyTimeout: never(serveFlags.bodyTimeout)}})
 	if err != nil {
 		return err
 	}
@@ -81,12 +119,7 @@ func runServe(cmd *cobra.Command, _ []string) error {
 		_ = srv.Close()
 		return fmt.Errorf("listen: %w", err)
 	}
-	hs := &http.Server{
-		Handler:           srv.Handler(),
-		ReadHeaderTimeout: 10 * time.Second,
-		IdleTimeout:       2 * time.Minute,
-		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
-	}
+	hs := srv.HTTPServer() // timeouts and connection caps: server.Limits
 	served := make(chan error, 1)
 	go func() { served <- hs.Serve(ln) }()
 	fmt.Fprintf(cmd.OutOrStdout(), "dicehall: serving on http://%s/\n", ln.Addr())
@@ -104,6 +137,7 @@ func runServe(cmd *cobra.Command, _ []string) error {
 	defer cancel()
 	if serr := hs.Shutdown(sctx); serr != nil {
 		log.Warn("HTTP shutdown", "err", serr)
+		_ = hs.Close()
 	}
 	if cerr := srv.Close(); cerr != nil {
 		log.Warn("server close", "err", cerr)

@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"net"
 	"net/http"
 	"net/http/cookiejar"
 	"os/exec"
@@ -37,6 +38,101 @@ func TestServeRefusesBadFlags(t *testing.T) {
 	if _, code := runDicehall(t, "", "serve", "--open-expiry", "-1h", "--db", filepath.Join(t.TempDir(), "x.db")); code == 0 {
 		t.Fatal("serve with a negative expiry succeeded")
 	}
+	for _, bad := range [][]string{{"--ws-idle", "-1s"}, {"--body-timeout", "-1s"}, {"--max-conns-per-addr", "-1"},
+		{"--max-ws-per-addr", "-2"}, {"--max-spectators", "-1"}, {"--public-url", "example.org"}, {"--public-url", "https://example.org/dicehall"}} {
+		if _, code := runDicehall(t, "", append([]string{"serve", "--addr", "127.0.0.1:0", "--db", filepath.Join(t.TempDir(), "x.db")}, bad...)...); code == 0 {
+			t.Fatalf("serve %v succeeded", bad)
+		}
+	}
+}
+
+// TestServeHelpListsLimits: every limit a deployment may want to set is a
+// flag, with its default.
+func TestServeHelpListsLimits(t *testing.T) {
+	out, code := runDicehall(t, "", "serve", "--help")
+	if code != 0 {
+		t.Fatalf("serve --help: exit %d", code)
+	}
+	for _, want := range []string{"--public-url", "--max-conns-per-addr int", "(default 64)", "--max-ws-per-addr", "--max-spectators int",
+		"(default 200)", "--ws-idle duration", "(default 10m0s)", "--body-timeout duration", "(default 5s)", "docs/protocol.md"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("serve --help lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+// TestServeLimits runs the real binary with its flags: a Host other than
+// --public-url is refused, and a POST whose body trickles neither holds a
+// request past --body-timeout nor delays a shutdown.
+func TestServeLimits(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs the binary")
+	}
+	bin := buildDicehall(t)
+	s := startServe(t, bin, filepath.Join(t.TempDir(), "dicehall.db"), "--public-url", "https://example.org", "--body-timeout", "700ms")
+	get := func(host string) int {
+		req, _ := http.NewRequest("GET", s.url+"/api/games", nil)
+		req.Host = host
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	if st := get("evil.example"); st != http.StatusMisdirectedRequest {
+		t.Fatalf("Host evil.example: %d", st)
+	}
+	if st := get("example.org"); st != http.StatusOK {
+		t.Fatalf("Host example.org: %d", st)
+	}
+	if st := get(strings.TrimPrefix(s.url, "http://")); st != http.StatusOK {
+		t.Fatalf("the loopback address it listens on: %d", st)
+	}
+	// A POST trickling its body, one byte every 200 ms.
+	conn, err := net.Dial("tcp", strings.TrimPrefix(s.url, "http://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	if _, err := io.WriteString(conn, "POST /api/tables HTTP/1.1\r\nHost: example.org\r\nContent-Length: 100000\r\n\r\n"); err != nil {
+		t.Fatal(err)
+	}
+	stop := make(chan struct{})
+	defer close(stop)
+	go func() {
+		for {
+			select {
+			case <-stop:
+				return
+			case <-time.After(200 * time.Millisecond):
+			}
+			if _, err := conn.Write([]byte("{")); err != nil {
+				return
+			}
+		}
+	}()
+	time.Sleep(100 * time.Millisecond)
+	start := time.Now()
+	if err := s.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case err := <-s.exited:
+		s.exited <- err
+		if err != nil {
+			t.Fatalf("exit after SIGTERM: %v", err)
+		}
+	case <-time.After(serveWait):
+		t.Fatal("serve did not stop on SIGTERM")
+	}
+	if d := time.Since(start); d > 3*time.Second {
+		t.Fatalf("a slow POST held the shutdown %v", d)
+	}
+	_ = conn.SetReadDeadline(time.Now().Add(time.Second))
+	if resp, err := http.ReadResponse(bufio.NewReader(conn), nil); err != nil || resp.StatusCode != http.StatusRequestTimeout {
+		t.Fatalf("the slow POST was answered %v %v", resp, err)
+	}
 }
 
 // served is a running `dicehall serve` process.
@@ -57,9 +153,9 @@ func buildDicehall(t *testing.T) string {
 	return bin
 }
 
-func startServe(t *testing.T, bin, db string) *served {
+func startServe(t *testing.T, bin, db string, flags ...string) *served {
 	t.Helper()
-	cmd := exec.Command(bin, "serve", "--addr", "127.0.0.1:0", "--db", db)
+	cmd := exec.Command(bin, append([]string{"serve", "--addr", "127.0.0.1:0", "--db", db}, flags...)...)
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
