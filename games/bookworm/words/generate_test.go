@@ -9,14 +9,16 @@ import (
 	"testing"
 
 	"github.com/dicehall/dicehall/games/bookworm/words/internal/build"
+	"github.com/dicehall/dicehall/games/bookworm/words/internal/dict"
 	"github.com/dicehall/dicehall/games/bookworm/words/internal/spec"
 	"github.com/dicehall/dicehall/games/bookworm/words/internal/wordnet"
 )
 
 // TestGeneratedUpToDate regenerates the word lists from categories.txt and
-// WordNet and compares them with the committed data/lexicon.txt, so the
-// committed lists cannot drift from the spec. WordNet is optional on a
-// developer's machine; CI installs wordnet-base and sets
+// WordNet and compares them with the committed data/lexicon.txt, and the
+// general dictionary with data/dictionary.txt.gz, so the committed data
+// cannot drift from the spec. WordNet is optional on a
+// developer's machine; CI installs wordnet-base, wamerican and wbritish and sets
 // DICEHALL_WORDNET=require so the check cannot be skipped there.
 func TestGeneratedUpToDate(t *testing.T) {
 	const dir = "/usr/share/wordnet"
@@ -50,6 +52,32 @@ func TestGeneratedUpToDate(t *testing.T) {
 	}
 	if !bytes.Equal(got, want) {
 		t.Errorf("data/lexicon.txt is out of date with categories.txt: run go generate ./games/bookworm/words (first difference: %s)", firstDiff(string(want), string(got)))
+	}
+
+	for _, l := range dict.WordLists {
+		if _, err := os.Stat(l); err != nil {
+			if os.Getenv("DICEHALL_WORDNET") == "require" {
+				t.Fatalf("word lists required (DICEHALL_WORDNET=require) but not found: %v", err)
+			}
+			t.Skip("Debian word lists not installed (apt-get install wamerican wbritish); skipping the dictionary check")
+		}
+	}
+	dw, err := dict.Build(dir, dict.WordLists, res.AllWords())
+	if err != nil {
+		t.Fatal(err)
+	}
+	gz, err := os.ReadFile("data/dictionary.txt.gz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Compare the text, not the compressed bytes: another Go version may
+	// compress the same text differently.
+	committed, err := dict.Gunzip(gz)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if gen := dict.Text(dw); !bytes.Equal(gen, committed) {
+		t.Errorf("data/dictionary.txt.gz is out of date with WordNet and the word lists: run go generate ./games/bookworm/words (first difference: %s)", firstDiff(string(committed), string(gen)))
 	}
 }
 

@@ -7,7 +7,7 @@ import (
 	"sync"
 )
 
-//go:generate go run ./gen -wordnet /usr/share/wordnet -spec categories.txt -out data
+//go:generate go run ./gen -wordnet /usr/share/wordnet -spec categories.txt -out data -wordlists /usr/share/dict/american-english,/usr/share/dict/british-english
 
 // lexiconTxt is the generated word lists: for each category a line "@id"
 // then its words, one a line, normalized and sorted. Kept as one string so
@@ -52,10 +52,24 @@ func parseLexicon(data string) *lexicon {
 	return lx
 }
 
-// Fits reports whether Normalize(word) is in the category's list.
+// Fits reports whether Normalize(word), or one of its possible singulars
+// (Singulars), is in the category's list: the lists hold singulars, and
+// "cows" fits Farm animals as "cow" does.
 func (lx *lexicon) Fits(categoryID, word string) bool {
-	_, ok := slices.BinarySearch(lx.lists[categoryID], Normalize(word))
-	return ok
+	list := lx.lists[categoryID]
+	if len(list) == 0 {
+		return false
+	}
+	w := Normalize(word)
+	if _, ok := slices.BinarySearch(list, w); ok {
+		return true
+	}
+	for _, s := range Singulars(w) {
+		if _, ok := slices.BinarySearch(list, s); ok {
+			return true
+		}
+	}
+	return false
 }
 
 // Words returns the category's list, sorted. The slice is shared by every

@@ -193,3 +193,48 @@ func TestFigures(t *testing.T) {
 	t.Logf("%d cards, %d categories, words per category min %d median %d max %d, embedded %d bytes",
 		len(Deck()), len(sizes), sizes[0], sizes[len(sizes)/2], sizes[len(sizes)-1], len(lexiconTxt)+len(categoriesTxt))
 }
+
+func TestJudge(t *testing.T) {
+	lx := Default()
+	for _, c := range []struct {
+		cat, word string
+		want      Verdict
+	}{
+		{"animals", "cat", Fits},
+		{"animals", "Cat", Fits},
+		{"animals", "table", Unknown},
+		{"animals", "sxqzt", NotAWord},
+		{"animals", "catz", NotAWord},
+		{"colours", "grey", Fits},
+		{"fruits", "ice cream", Unknown},
+		{"fruits", "", NotAWord},
+		{"jobs", "running", Unknown},
+		{"jobs", "geese", Unknown},
+		{"jobs", "colour", Unknown},
+		{"jobs", "color", Unknown},
+		{"jobs", "better", Unknown},
+	} {
+		if got := Judge(lx, c.cat, c.word); got != c.want {
+			t.Errorf("Judge(%s, %q) = %v, want %v", c.cat, c.word, got, c.want)
+		}
+	}
+	if !IsWord("boxes") || !IsWord("cities") || IsWord("qwzx") {
+		t.Errorf("IsWord: boxes %v, cities %v, qwzx %v", IsWord("boxes"), IsWord("cities"), IsWord("qwzx"))
+	}
+}
+
+func TestPluralsFit(t *testing.T) {
+	lx := Default()
+	for _, c := range [][2]string{
+		{"animals", "cats"}, {"animals", "Horses"}, {"animals", "wolves"}, {"animals", "geese"},
+		{"animals", "mice"}, {"fruits", "cherries"}, {"blades", "knives"}, {"vehicles", "buses"},
+		{"vegetables", "potatoes"}, {"animals", "foxes"}, {"vehicles", "fire engines"},
+	} {
+		if !lx.Fits(c[0], c[1]) {
+			t.Errorf("%s: %q (a plural) does not fit", c[0], c[1])
+		}
+	}
+	if lx.Fits("animals", "catss") || lx.Fits("animals", "ca") {
+		t.Errorf("non-plurals fit")
+	}
+}

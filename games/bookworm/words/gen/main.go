@@ -1,6 +1,8 @@
 // Command gen writes Bookworm's word lists (data/lexicon.txt) from the
-// category spec and the WordNet 3.0 noun database; go generate runs it (see
-// lexicon.go). The rules for what it keeps are in package internal/build.
+// category spec and the WordNet 3.0 noun database, and the general
+// dictionary (data/dictionary.txt.gz) from all of WordNet and Debian's word
+// lists; go generate runs it (see lexicon.go). The rules for what it keeps
+// are in packages internal/build and internal/dict.
 package main
 
 import (
@@ -8,9 +10,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/dicehall/dicehall/games/bookworm/words/internal/build"
+	"github.com/dicehall/dicehall/games/bookworm/words/internal/dict"
 	"github.com/dicehall/dicehall/games/bookworm/words/internal/spec"
 	"github.com/dicehall/dicehall/games/bookworm/words/internal/wordnet"
 )
@@ -19,15 +23,16 @@ func main() {
 	wn := flag.String("wordnet", "/usr/share/wordnet", "directory of the WordNet database (data.noun, index.noun, cntlist.rev)")
 	specPath := flag.String("spec", "categories.txt", "category spec")
 	out := flag.String("out", "data", "output directory")
+	lists := flag.String("wordlists", strings.Join(dict.WordLists, ","), "comma-separated word lists for the dictionary (Debian's wamerican and wbritish)")
 	quiet := flag.Bool("q", false, "do not print warnings and figures")
 	flag.Parse()
-	if err := run(*wn, *specPath, *out, *quiet); err != nil {
+	if err := run(*wn, *specPath, *out, strings.Split(*lists, ","), *quiet); err != nil {
 		fmt.Fprintln(os.Stderr, "gen:", err)
 		os.Exit(1)
 	}
 }
 
-func run(wn, specPath, out string, quiet bool) error {
+func run(wn, specPath, out string, lists []string, quiet bool) error {
 	start := time.Now()
 	f, err := os.Open(specPath)
 	if err != nil {
@@ -49,6 +54,13 @@ func run(wn, specPath, out string, quiet bool) error {
 	if err := os.WriteFile(filepath.Join(out, "lexicon.txt"), res.Bytes(), 0o644); err != nil {
 		return err
 	}
+	dw, err := dict.Build(wn, lists, res.AllWords())
+	if err != nil {
+		return fmt.Errorf("%w (install Debian's wamerican and wbritish)", err)
+	}
+	if err := os.WriteFile(filepath.Join(out, "dictionary.txt.gz"), dict.Gzip(dict.Text(dw)), 0o644); err != nil {
+		return err
+	}
 	if !quiet {
 		for _, w := range res.Warnings {
 			fmt.Fprintln(os.Stderr, "warning:", w)
@@ -57,7 +69,7 @@ func run(wn, specPath, out string, quiet bool) error {
 		for _, l := range res.Lists {
 			n += len(l)
 		}
-		fmt.Fprintf(os.Stderr, "gen: %d categories, %d words in %v\n", len(res.Order), n, time.Since(start).Round(time.Millisecond))
+		fmt.Fprintf(os.Stderr, "gen: %d categories, %d words; dictionary %d words; in %v\n", len(res.Order), n, len(dw), time.Since(start).Round(time.Millisecond))
 	}
 	return nil
 }

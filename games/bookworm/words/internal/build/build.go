@@ -70,6 +70,16 @@ func Generate(s *spec.Spec, db *wordnet.DB) (*Result, error) {
 	return res, nil
 }
 
+// AllWords lists every word of every category (with repeats), for the
+// dictionary.
+func (r *Result) AllWords() []string {
+	var out []string
+	for _, id := range r.Order {
+		out = append(out, r.Lists[id]...)
+	}
+	return out
+}
+
 // Bytes is the lexicon file.
 func (r *Result) Bytes() []byte {
 	var b bytes.Buffer
