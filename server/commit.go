@@ -15,8 +15,12 @@ import (
 // The actor is the only writer of its table's row and moves (the row is
 // created once by POST /api/tables, before the actor starts).
 
-func (t *table) saveMeta() error {
-	t.meta.Updated = t.s.clock.Now().UTC().Truncate(time.Millisecond)
+// saveMeta stores the table's metadata. touch restarts Updated: the time
+// of the last join or change, by which open tables expire and lists sort.
+func (t *table) saveMeta(touch bool) error {
+	if touch {
+		t.meta.Updated = t.s.clock.Now().UTC().Truncate(time.Millisecond)
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), t.s.cfg.StoreTimeout)
 	defer cancel()
 	if err := t.s.store.UpdateTable(ctx, t.meta); err != nil {
@@ -31,12 +35,28 @@ func (t *table) changeMeta(edit func(m *store.Table)) error {
 	old := t.meta
 	old.Seats = slices.Clone(t.meta.Seats)
 	edit(&t.meta)
-	if err := t.saveMeta(); err != nil {
+	if err := t.saveMeta(restartsExpiry(old, t.meta)); err != nil {
 		t.meta = old
 		t.log.Error("table change not stored, undone", "err", err)
 		return err
 	}
 	return nil
+}
+
+// restartsExpiry reports whether a change from old to meta counts as the
+// table's latest change (Updated): every change does, except at a table
+// still waiting for players, where only a join does. A player who leaves
+// and reclaims a seat at an open table does not keep it from expiring.
+func restartsExpiry(old, meta store.Table) bool {
+	if old.Status != store.StatusOpen || meta.Status != store.StatusOpen {
+		return true
+	}
+	for i := range meta.Seats {
+		if i < len(old.Seats) && old.Seats[i].TokenHash == "" && meta.Seats[i].TokenHash != "" {
+			return true
+		}
+	}
+	return false
 }
 
 // committed is one stored move with what each watching seat saw after it.

@@ -34,6 +34,8 @@ type TableSummary struct {
 	Updated  time.Time       `json:"updated"`
 	Version  int             `json:"version"`
 	Result   engine.Result   `json:"result"`
+
+	creator string // store.Table.Creator, for the lobby's count per creator (never sent)
 }
 
 // SeatSummary is one seat as everybody sees it (never its token).

@@ -11,7 +11,7 @@ import (
 // seat are refused (400 bad-name) at create and at join; names people use
 // (accents, scripts that need a joiner, emoji) pass.
 func TestHostileNames(t *testing.T) {
-	ts := startServer(t, Config{PostRate: 1000, PostBurst: 1000})
+	ts := startServer(t, Config{PostRate: 1000, PostBurst: 1000, Budgets: Budgets{TablesPerCreator: -1, TablesPerHour: -1}})
 	ann := newPlayer(t, ts)
 	open := ann.create(twoHumans())
 

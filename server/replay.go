@@ -2,15 +2,58 @@ package server
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
+	"runtime/debug"
 	"strconv"
+	"strings"
+	"sync"
+	"time"
 
 	"github.com/dicehall/dicehall/engine"
 	"github.com/dicehall/dicehall/store"
 )
 
+// replayFormat names the shape of a replay's JSON in its ETag: bump it
+// when the shape changes, so that browsers and caches holding the old one
+// fetch the new.
+const replayFormat = 1
+
+// replayMaxAge is how long a browser keeps a finished table's replay
+// without asking again; then it asks with If-None-Match and gets 304.
+const replayMaxAge = time.Hour
+
+// buildTag tells the server's build apart in replay ETags: the commit it
+// was built from when Go recorded a clean one, else (go run, tests, a
+// modified tree) a tag of this process, so a changed replay never passes
+// for a cached one.
+var buildTag = sync.OnceValue(func() string {
+	rev, clean := "", false
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		for _, kv := range bi.Settings {
+			switch kv.Key {
+			case "vcs.revision":
+				rev = kv.Value
+			case "vcs.modified":
+				clean = kv.Value == "false"
+			}
+		}
+	}
+	if len(rev) < 12 || !clean {
+		rev = "p" + newID()[:11]
+	}
+	return fmt.Sprintf("%s.%d", rev[:12], replayFormat)
+})
+
+// replay answers GET /api/tables/{id}/replay. A finished table never
+// changes, so its replay (one per seat's view) is built once, kept in the
+// replay cache, and served with an ETag (table, version, seat, build) that
+// lets browsers keep it too; live tables have none (409 not-over).
 func (s *Server) replay(w http.ResponseWriter, r *http.Request) {
+	if !s.allowGet(w, r) {
+		return
+	}
 	meta, ok := s.getMeta(w, r, r.PathValue("id"))
 	if !ok {
 		return
@@ -33,19 +76,59 @@ func (s *Server) replay(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusInternalServerError, "internal", "the game of this table is not known")
 		return
 	}
-	moves, err := s.store.Moves(r.Context(), meta.ID)
-	if err != nil {
-		s.log.Error("replay: moves", "table", meta.ID, "err", err)
-		writeError(w, http.StatusInternalServerError, "internal", "the moves could not be read")
+	key := fmt.Sprintf("%s-%d-%d", meta.ID, meta.Version, seat)
+	etag := fmt.Sprintf(`"r-%s-%s"`, key, buildTag())
+	w.Header().Set("ETag", etag)
+	w.Header().Set("Cache-Control", fmt.Sprintf("public, max-age=%d", int(replayMaxAge.Seconds())))
+	if etagMatch(r.Header.Get("If-None-Match"), etag) {
+		w.WriteHeader(http.StatusNotModified)
 		return
 	}
-	body, err := buildReplay(g, playerNames(meta), meta.Options, moves, seat)
-	if err != nil {
+	body, err := s.budget().replays.do(r.Context(), key, func() ([]byte, error) {
+		release, ref := s.buildSlot(r.Context(), addrKey(r.RemoteAddr))
+		if ref != nil {
+			return nil, ref
+		}
+		defer release()
+		moves, err := s.store.Moves(r.Context(), meta.ID)
+		if err != nil {
+			return nil, fmt.Errorf("moves: %w", err)
+		}
+		rep, err := buildReplay(g, playerNames(meta), meta.Options, moves, seat)
+		if err != nil {
+			return nil, err
+		}
+		data, err := json.Marshal(rep)
+		return append(data, '\n'), err
+	})
+	var ref *refusal
+	switch {
+	case errors.As(err, &ref):
+		w.Header().Del("ETag")
+		w.Header().Del("Cache-Control")
+		ref.write(w)
+		return
+	case err != nil:
 		s.log.Error("replay", "table", meta.ID, "err", err)
+		w.Header().Del("ETag")
+		w.Header().Del("Cache-Control")
 		writeError(w, http.StatusInternalServerError, "internal", "the game could not be replayed")
 		return
 	}
-	writeJSON(w, http.StatusOK, body)
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	_, _ = w.Write(body)
+}
+
+// etagMatch reports whether an If-None-Match header names etag (weakly, as
+// RFC 9110 compares for If-None-Match) or is "*".
+func etagMatch(header, etag string) bool {
+	for _, t := range strings.Split(header, ",") {
+		t = strings.TrimPrefix(strings.TrimSpace(t), "W/")
+		if t == etag || t == "*" {
+			return true
+		}
+	}
+	return false
 }
 
 // buildReplay plays a record move by move, keeping what seat saw after each.

@@ -111,7 +111,8 @@ func (t *table) publish() TableSummary {
 func summarize(meta store.Table, g engine.Game, st engine.State) TableSummary {
 	s := TableSummary{ID: meta.ID, Game: meta.Game, Title: g.Info().Title, Status: meta.Status,
 		Settings: orEmpty(meta.Settings), Options: orEmpty(meta.Options),
-		Created: meta.Created, Updated: meta.Updated, Version: meta.Version, Result: wireResult(engine.Result{})}
+		Created: meta.Created, Updated: meta.Updated, Version: meta.Version, Result: wireResult(engine.Result{}),
+		creator: meta.Creator}
 	switch {
 	case st != nil:
 		s.Result = wireResult(st.Result())

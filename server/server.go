@@ -64,6 +64,10 @@ type Config struct {
 	// Limits bounds what one client can hold (limits.go; docs/protocol.md,
 	// Limits).
 	Limits Limits
+	// Budgets bounds the tables people may make and what the costly GETs
+	// may take (budgets.go; docs/protocol.md, Limits).
+	Budgets Budgets
+
 	// PublicURL, when set (https://example.org), is the only host served:
 	// a request for another Host is refused (421 wrong-host), except
 	// loopback names on a loopback listener; and it is the origin pages
@@ -103,6 +107,7 @@ func (c *Config) defaults() {
 	setDefault(&c.StoreTimeout, 10*time.Second)
 	setDefault(&c.RetryDelay, time.Second)
 	c.Limits.defaults()
+	c.Budgets.defaults()
 	if c.MaxConnsPerTable == 0 {
 		c.MaxConnsPerTable = DefaultSpectators
 	}
@@ -126,6 +131,7 @@ type Server struct {
 	cancel  context.CancelFunc
 	handler http.Handler
 	posts   ipLimiter
+	budgets budgetState // table budgets, GET limits, the replay cache (budgets.go)
 
 	// Limits (limits.go).
 	public    *url.URL // Config.PublicURL parsed; nil = any host

@@ -144,15 +144,14 @@ func (s *Server) createTable(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	t.state = st
-	for range 3 { // an ID clash is astronomically rare; try again anyway
-		t.meta.ID = newID()
-		t.id = t.meta.ID
-		ctx, cancel := context.WithTimeout(r.Context(), s.cfg.StoreTimeout)
-		err = s.store.CreateTable(ctx, t.meta)
-		cancel()
-		if !errors.Is(err, store.ErrExists) {
-			break
-		}
+	cr := creatorOf(r)
+	t.meta.Creator, t.meta.CreatorAddr = cr.key, cr.addr
+	ref, err := s.storeNewTable(r.Context(), t, cr)
+	if ref != nil {
+		t.stop()
+		s.log.Debug("table refused", "code", ref.code, "addr", cr.addr)
+		ref.write(w)
+		return
 	}
 	if err != nil {
 		t.stop()
@@ -167,6 +166,9 @@ func (s *Server) createTable(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.log.Info("table created", "table", t.id, "game", g.Info().ID, "seats", len(seats))
+	if cr.cookie != "" {
+		setCreatorCookie(w, r, cr.cookie)
+	}
 	w.Header().Set("Location", "/t/"+t.id)
 	if watchOnly {
 		writeJSON(w, http.StatusCreated, map[string]any{"id": t.id, "seat": engine.Spectator})
@@ -176,7 +178,41 @@ func (s *Server) createTable(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusCreated, map[string]any{"id": t.id, "seat": 0})
 }
 
+// storeNewTable checks the creator's budgets and, if they allow it,
+// stores the table under a fresh ID; both under one lock, so that racing
+// creates cannot overspend a budget. A refusal is returned, not written.
+func (s *Server) storeNewTable(ctx context.Context, t *table, cr creator) (*refusal, error) {
+	b := s.budget()
+	b.createMu.Lock()
+	defer b.createMu.Unlock()
+	ctx, cancel := context.WithTimeout(ctx, s.cfg.StoreTimeout)
+	defer cancel()
+	ref, err := s.checkBudgets(ctx, cr, t.meta.Status == store.StatusOpen)
+	if ref != nil || err != nil {
+		return ref, err
+	}
+	for range 3 { // an ID clash is astronomically rare; try again anyway
+		t.meta.ID = newID()
+		t.id = t.meta.ID
+		err = s.store.CreateTable(ctx, t.meta)
+		if !errors.Is(err, store.ErrExists) {
+			break
+		}
+	}
+	return nil, err
+}
+
+// listTables answers GET /api/tables: the lobby. Each list shows what a
+// person would want to join or watch first, not the newest tables: tables
+// someone is at now (an open table whose seated player is connected,
+// waiting for others; a live table being played), then the others by their
+// last join or change (finished ones by when they ended); at most
+// Budgets.LobbyPerCreator tables of one creator.
 func (s *Server) listTables(w http.ResponseWriter, r *http.Request) {
+	if !s.allowGet(w, r) {
+		return
+	}
+	greetCreator(w, r)
 	var statuses []string
 	if q := r.URL.Query().Get("status"); q != "" {
 		for _, st := range strings.Split(q, ",") {
@@ -198,7 +234,8 @@ func (s *Server) listTables(w http.ResponseWriter, r *http.Request) {
 		}
 		limit = n
 	}
-	f := store.Filter{Status: statuses, Game: r.URL.Query().Get("game"), Limit: limit}
+	per := max(s.cfg.Budgets.LobbyPerCreator, 0)
+	f := store.Filter{Status: statuses, Game: r.URL.Query().Get("game"), Limit: limit, PerCreator: per}
 	if s.cfg.OpenExpiry > 0 {
 		f.OpenSince = s.clock.Now().Add(-s.cfg.OpenExpiry)
 	}
@@ -209,10 +246,87 @@ func (s *Server) listTables(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	out := make([]TableSummary, 0, len(metas))
+	listed := map[string]bool{}
 	for _, m := range metas {
 		out = append(out, s.summaryOf(r.Context(), m))
+		listed[m.ID] = true
+	}
+	// Tables someone is at now may be older than the store's page.
+	for _, sum := range s.runningSummaries() {
+		if !listed[sum.ID] && s.present(sum) && (len(statuses) == 0 || slices.Contains(statuses, sum.Status)) &&
+			(f.Game == "" || sum.Game == f.Game) && !s.expiredSummary(sum) {
+			out = append(out, sum)
+		}
+	}
+	present := map[string]bool{}
+	for _, sum := range out {
+		present[sum.ID] = s.present(sum)
+	}
+	slices.SortStableFunc(out, func(a, b TableSummary) int {
+		if pa, pb := present[a.ID], present[b.ID]; pa != pb {
+			if pa {
+				return -1
+			}
+			return 1
+		}
+		if c := b.Updated.Compare(a.Updated); c != 0 {
+			return c
+		}
+		return strings.Compare(a.ID, b.ID)
+	})
+	if per > 0 {
+		shown := map[string]int{}
+		kept := out[:0]
+		for _, sum := range out {
+			who := "c:" + sum.creator
+			if sum.creator == "" {
+				who = "t:" + sum.ID
+			}
+			if shown[who]++; shown[who] <= per {
+				kept = append(kept, sum)
+			}
+		}
+		out = kept
+	}
+	if len(out) > limit {
+		out = out[:limit]
 	}
 	writeJSON(w, http.StatusOK, out)
+}
+
+// runningSummaries are the summaries of the tables whose actor runs.
+func (s *Server) runningSummaries() []TableSummary {
+	s.mu.Lock()
+	tables := make([]*table, 0, len(s.tables))
+	for _, t := range s.tables {
+		tables = append(tables, t)
+	}
+	s.mu.Unlock()
+	out := make([]TableSummary, 0, len(tables))
+	for _, t := range tables {
+		if sum := t.summary.Load(); sum != nil {
+			out = append(out, *sum)
+		}
+	}
+	return out
+}
+
+// present reports whether someone is at a table now: a seated player
+// connected to an open table (waiting for others), or a live table's actor
+// running (people connected, bots playing, a clock running).
+func (s *Server) present(sum TableSummary) bool {
+	switch sum.Status {
+	case store.StatusOpen:
+		return slices.ContainsFunc(sum.Seats, func(st SeatSummary) bool { return st.Connected })
+	case store.StatusLive:
+		return s.running(sum.ID) != nil
+	}
+	return false
+}
+
+// expiredSummary is Server.expired for a table's summary.
+func (s *Server) expiredSummary(sum TableSummary) bool {
+	return s.expired(store.Table{Status: sum.Status, Updated: sum.Updated})
 }
 
 // summaryOf describes a table: live from its actor when it runs, else from
@@ -258,6 +372,10 @@ func gameOrUnknown(r *engine.Registry, id string) engine.Game {
 }
 
 func (s *Server) getTable(w http.ResponseWriter, r *http.Request) {
+	if !s.allowGet(w, r) {
+		return
+	}
+	greetCreator(w, r)
 	id := r.PathValue("id")
 	if t := s.running(id); validID(id) && t != nil {
 		writeJSON(w, http.StatusOK, *t.summary.Load())
