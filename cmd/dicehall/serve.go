@@ -77,6 +77,10 @@ func runServe(cmd *cobra.Command, _ []string) error {
 	if serveFlags.connsPerAddr < 0 || serveFlags.wsPerAddr < 0 || serveFlags.spectators < 0 {
 		return errors.New("--max-conns-per-addr, --max-ws-per-addr and --max-spectators cannot be negative (0 = no limit)")
 	}
+	budget, err := budgets()
+	if err != nil {
+		return err
+	}
 	st, err := sqlite.Open(serveFlags.db)
 	if err != nil {
 		return fmt.Errorf("open the database: %w", err)
@@ -108,7 +112,7 @@ func runServe(cmd *cobra.Command, _ []string) error {
 		return d
 	}
 	srv, err := server.New(server.Config{Store: st, Games: all.Registry, Logger: log, BotDelay: delay, OpenExpiry: expiry,
-		MaxConnsPerTable: none(serveFlags.spectators), PublicURL: serveFlags.publicURL,
+		MaxConnsPerTable: none(serveFlags.spectators), PublicURL: serveFlags.publicURL, Budgets: budget,
 		Limits: server.Limits{ConnsPerAddr: none(serveFlags.connsPerAddr), WSPerAddr: none(serveFlags.wsPerAddr),
 			WSIdle: never(serveFlags.wsIdle), BodyTimeout: never(serveFlags.bodyTimeout)}})
 	if err != nil {
