@@ -98,7 +98,9 @@ type Filter struct {
 	CreatorAddr string
 	// PerCreator keeps at most this many tables of each creator, the most
 	// recently updated (List only); tables with no creator count each as
-	// their own. 0 = no limit.
+	// their own. It looks at the latest max(500, 10×Limit) matching
+	// tables only, so a list costs the same however many the store holds
+	// (a page may then be short). 0 = no limit.
 	PerCreator int
 }
 

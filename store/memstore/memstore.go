@@ -201,6 +201,7 @@ func (s *Store) List(ctx context.Context, f store.Filter) ([]store.Table, error)
 		return cmp.Compare(a.table.ID, b.table.ID)
 	})
 	if f.PerCreator > 0 {
+		hits = hits[:min(len(hits), check.PerCreatorScan(limit))]
 		seen := map[string]int{}
 		kept := hits[:0]
 		for _, e := range hits {

@@ -392,19 +392,24 @@ func where(f store.Filter) (string, []any) {
 // List implements store.Store.
 func (s *Store) List(ctx context.Context, f store.Filter) ([]store.Table, error) {
 	cond, args := where(f)
-	q := `SELECT ` + tableColumns + ` FROM tables` + cond
-	if f.PerCreator > 0 {
-		// Each creator's tables numbered, most recent first; a table with
-		// no creator is its own. (Window functions: SQLite 3.25+ and
-		// PostgreSQL alike.)
-		q = `SELECT ` + tableColumns + ` FROM (SELECT *, ROW_NUMBER() OVER (
-			PARTITION BY CASE WHEN creator = '' THEN id ELSE creator END
-			ORDER BY updated_ms DESC, id) AS nth FROM tables` + cond + `) AS t WHERE nth <= ?`
-		args = append(args, f.PerCreator)
-	}
 	limit := f.Limit
 	if limit <= 0 {
 		limit = check.DefaultLimit
+	}
+	q := `SELECT ` + tableColumns + ` FROM tables` + cond
+	if f.PerCreator > 0 {
+		// Of the latest tables that match (the index's order, ids and
+		// creators only), each creator's numbered, most recent first; a
+		// table with no creator is its own. (Window functions: SQLite
+		// 3.25+ and PostgreSQL alike.)
+		q = `SELECT ` + tableColumns + ` FROM tables WHERE id IN (
+			SELECT id FROM (
+				SELECT id, ROW_NUMBER() OVER (
+					PARTITION BY CASE WHEN creator = '' THEN id ELSE creator END
+					ORDER BY updated_ms DESC, id) AS nth
+				FROM (SELECT id, creator, updated_ms FROM tables` + cond + ` ORDER BY updated_ms DESC, id LIMIT ?) AS latest
+			) AS numbered WHERE nth <= ?)`
+		args = append(args, check.PerCreatorScan(limit), f.PerCreator)
 	}
 	// Ties by id, so the order is the same on every call.
 	q += " ORDER BY updated_ms DESC, id LIMIT ?"

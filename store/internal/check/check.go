@@ -17,6 +17,12 @@ import (
 // DefaultLimit is List's limit when Filter.Limit is 0 (or negative).
 const DefaultLimit = 100
 
+// PerCreatorScan is how many of the latest matching tables List looks at
+// when it keeps at most Filter.PerCreator per creator: enough for a page of
+// limit tables unless a few creators fill most of them, and bounded, so a
+// lobby costs the same however many tables the store holds.
+func PerCreatorScan(limit int) int { return max(500, 10*limit) }
+
 // ErrInvalid marks input a store refuses before touching anything.
 var ErrInvalid = errors.New("invalid")
 
