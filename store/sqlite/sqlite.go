@@ -404,12 +404,12 @@ func (s *Store) List(ctx context.Context, f store.Filter) ([]store.Table, error)
 		// 3.25+ and PostgreSQL alike.)
 		q = `SELECT ` + tableColumns + ` FROM tables WHERE id IN (
 			SELECT id FROM (
-				SELECT id, ROW_NUMBER() OVER (
+				SELECT id, updated_ms, ROW_NUMBER() OVER (
 					PARTITION BY CASE WHEN creator = '' THEN id ELSE creator END
 					ORDER BY updated_ms DESC, id) AS nth
 				FROM (SELECT id, creator, updated_ms FROM tables` + cond + ` ORDER BY updated_ms DESC, id LIMIT ?) AS latest
-			) AS numbered WHERE nth <= ?)`
-		args = append(args, check.PerCreatorScan(limit), f.PerCreator)
+			) AS numbered WHERE nth <= ? ORDER BY updated_ms DESC, id LIMIT ?)`
+		args = append(args, check.PerCreatorScan(limit), f.PerCreator, limit)
 	}
 	// Ties by id, so the order is the same on every call.
 	q += " ORDER BY updated_ms DESC, id LIMIT ?"
