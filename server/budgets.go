@@ -45,10 +45,11 @@ type Budgets struct {
 	// shows at most. 0 = 2.
 	LobbyPerCreator int
 
-	// GetRate and GetBurst limit the API's GETs (the table list, a table,
-	// a replay) per address: a token bucket of GetRate a second, up to
-	// GetBurst. 0 = 20 and 120 (a lobby polls three lists every 4 s: an
-	// address keeps 25 lobbies open).
+	// GetRate and GetBurst limit the API's GETs (the table list, a table)
+	// per address: a token bucket of GetRate a second, up to GetBurst.
+	// 0 = 20 and 120 (a lobby polls three lists every 4 s: an address
+	// keeps 25 lobbies open). A replay (about 500 KB to send) counts as
+	// replayCost of them: a bucket of its own, of a replayCost-th of both.
 	GetRate  float64
 	GetBurst int
 	// ReplayBuilds caps the replays built at once across the server, so
@@ -75,6 +76,8 @@ const (
 	DefaultReplayBuildsPerAddress = 2
 	DefaultReplayCacheBytes       = 64 << 20
 
+	// replayCost: a replay GET counts as this many others.
+	replayCost = 10
 	// liveWindow: a live table counts in its creator's budget for this
 	// long after it started (or a seat last changed hands), so that games
 	// people abandon do not lock their creator out for ever.
@@ -115,10 +118,11 @@ type budgetState struct {
 	// one step, so that racing creates cannot both take the last place.
 	createMu sync.Mutex
 
-	once    sync.Once
-	gets    *ipLimiter
-	builds  chan struct{} // a token per replay being built
-	replays *replayCache
+	once       sync.Once
+	gets       *ipLimiter // lists and tables
+	replayGets *ipLimiter
+	builds     chan struct{} // a token per replay being built
+	replays    *replayCache
 
 	mu       sync.Mutex
 	building map[string]int // replay builds waiting or running, per address
@@ -130,6 +134,7 @@ func (s *Server) budget() *budgetState {
 		c := s.cfg.Budgets
 		if c.GetRate > 0 && c.GetBurst > 0 {
 			b.gets = &ipLimiter{rate: c.GetRate, burst: float64(c.GetBurst), m: map[string]*bucket{}}
+			b.replayGets = &ipLimiter{rate: c.GetRate / replayCost, burst: max(1, float64(c.GetBurst)/replayCost), m: map[string]*bucket{}}
 		}
 		if c.ReplayBuilds > 0 {
 			b.builds = make(chan struct{}, c.ReplayBuilds)
@@ -246,16 +251,20 @@ func withCreator(f store.Filter, key, addr string) store.Filter {
 
 // ---- GETs that cost work
 
-// allowGet applies the per-address limit of the API's GETs, answering 429
-// itself when it is spent.
-func (s *Server) allowGet(w http.ResponseWriter, r *http.Request) bool {
+// allowGet applies the per-address limit of the API's GETs (replays: their
+// own), answering 429 itself when it is spent.
+func (s *Server) allowGet(w http.ResponseWriter, r *http.Request, replay bool) bool {
 	b := s.budget()
-	if b.gets == nil || b.gets.allow(addrKey(r.RemoteAddr), s.clock.Now()) {
+	l, what, rate := b.gets, "requests", s.cfg.Budgets.GetRate
+	if replay {
+		l, what, rate = b.replayGets, "replays", rate/replayCost
+	}
+	if l == nil || l.allow(addrKey(r.RemoteAddr), s.clock.Now()) {
 		return true
 	}
 	w.Header().Set("Retry-After", "1")
 	writeError(w, http.StatusTooManyRequests, "rate-limited",
-		fmt.Sprintf("too many requests: at most %g a second from one address; wait a moment", s.cfg.Budgets.GetRate))
+		fmt.Sprintf("too many %s: at most %g a second from one address; wait a moment", what, rate))
 	return false
 }
 

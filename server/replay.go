@@ -51,7 +51,7 @@ var buildTag = sync.OnceValue(func() string {
 // replay cache, and served with an ETag (table, version, seat, build) that
 // lets browsers keep it too; live tables have none (409 not-over).
 func (s *Server) replay(w http.ResponseWriter, r *http.Request) {
-	if !s.allowGet(w, r) {
+	if !s.allowGet(w, r, true) {
 		return
 	}
 	meta, ok := s.getMeta(w, r, r.PathValue("id"))

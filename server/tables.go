@@ -209,7 +209,7 @@ func (s *Server) storeNewTable(ctx context.Context, t *table, cr creator) (*refu
 // last join or change (finished ones by when they ended); at most
 // Budgets.LobbyPerCreator tables of one creator.
 func (s *Server) listTables(w http.ResponseWriter, r *http.Request) {
-	if !s.allowGet(w, r) {
+	if !s.allowGet(w, r, false) {
 		return
 	}
 	greetCreator(w, r)
@@ -372,7 +372,7 @@ func gameOrUnknown(r *engine.Registry, id string) engine.Game {
 }
 
 func (s *Server) getTable(w http.ResponseWriter, r *http.Request) {
-	if !s.allowGet(w, r) {
+	if !s.allowGet(w, r, false) {
 		return
 	}
 	greetCreator(w, r)

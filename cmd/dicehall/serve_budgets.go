@@ -23,7 +23,7 @@ func init() {
 	f.IntVar(&budgetFlags.tablesPerHour, "tables-per-hour", server.DefaultTablesPerHour, "tables one creator may make in an hour (0 = no limit)")
 	f.IntVar(&budgetFlags.creatorsPerAddr, "creators-per-addr", server.DefaultCreatorsPerAddress, "a client address (IPv6: /64) may make as many tables as this many creators (0 = no limit per address; behind a proxy every client has its address)")
 	f.IntVar(&budgetFlags.openTables, "max-open-tables", server.DefaultOpenTables, "tables waiting for players across the server; more are refused (0 = no limit)")
-	f.Float64Var(&budgetFlags.getRate, "get-rate", server.DefaultGetRate, "lobby, table and replay requests a second per client address, in bursts of 6 seconds' worth (0 = no limit)")
+	f.Float64Var(&budgetFlags.getRate, "get-rate", server.DefaultGetRate, "lobby and table requests a second per client address, in bursts of 6 seconds' worth; replays count as ten (0 = no limit)")
 	f.IntVar(&budgetFlags.replayCacheMiB, "replay-cache-mb", server.DefaultReplayCacheBytes>>20, "MiB of finished games' replays kept in memory (0 = none)")
 }
 
