@@ -28,6 +28,18 @@ func TestGeneratedUpToDate(t *testing.T) {
 		}
 		t.Skip("WordNet not installed (apt-get install wordnet-base); skipping the generated-data check")
 	}
+	for _, l := range dict.WordLists {
+		if _, err := os.Stat(l); err != nil {
+			if os.Getenv("DICEHALL_WORDNET") == "require" {
+				t.Fatalf("word lists required (DICEHALL_WORDNET=require) but not found: %v", err)
+			}
+			t.Skip("Debian word lists not installed (apt-get install wamerican wbritish); skipping the generated-data check")
+		}
+	}
+	known, err := dict.Known(dict.WordLists)
+	if err != nil {
+		t.Fatal(err)
+	}
 	f, err := os.Open("categories.txt")
 	if err != nil {
 		t.Fatal(err)
@@ -41,7 +53,7 @@ func TestGeneratedUpToDate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := build.Generate(s, db)
+	res, err := build.Generate(s, db, known)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,14 +66,6 @@ func TestGeneratedUpToDate(t *testing.T) {
 		t.Errorf("data/lexicon.txt is out of date with categories.txt: run go generate ./games/bookworm/words (first difference: %s)", firstDiff(string(want), string(got)))
 	}
 
-	for _, l := range dict.WordLists {
-		if _, err := os.Stat(l); err != nil {
-			if os.Getenv("DICEHALL_WORDNET") == "require" {
-				t.Fatalf("word lists required (DICEHALL_WORDNET=require) but not found: %v", err)
-			}
-			t.Skip("Debian word lists not installed (apt-get install wamerican wbritish); skipping the dictionary check")
-		}
-	}
 	dw, err := dict.Build(dir, dict.WordLists, res.AllWords())
 	if err != nil {
 		t.Fatal(err)

@@ -47,7 +47,11 @@ func run(wn, specPath, out string, lists []string, quiet bool) error {
 	if err != nil {
 		return fmt.Errorf("%w (install Debian's wordnet-base)", err)
 	}
-	res, err := build.Generate(s, db)
+	known, err := dict.Known(lists)
+	if err != nil {
+		return fmt.Errorf("%w (install Debian's wamerican and wbritish)", err)
+	}
+	res, err := build.Generate(s, db, known)
 	if err != nil {
 		return err
 	}

@@ -24,13 +24,18 @@
 //     dropped. Shorter one-sense words ("aardvark", "okapi") are kept: they
 //     are rare in text but people know them, and Fits only says "known".
 //
-// Then the category's hand-written additions are added and its exclusions
-// removed, everything is normalized (words.Normalize) and sorted.
+// Categories marked adjectives also take the adjectives WordNet derives
+// from their synsets (anger → angry). Then the category's hand-written
+// additions are added, every word's British or American spelling is added
+// when Debian's word lists know it (colour → color, metre → meter, see
+// Variants), the exclusions are removed, and everything is normalized
+// (words.Normalize) and sorted.
 package build
 
 import (
 	"bytes"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -54,9 +59,11 @@ type Result struct {
 	Warnings []string            // stale additions/exclusions, unknown seeds
 }
 
-// Generate builds every category of s from db.
-func Generate(s *spec.Spec, db *wordnet.DB) (*Result, error) {
-	g := gen{db: db, genus: genusNames(db)}
+// Generate builds every category of s from db. known is the American and
+// British word lists (dict.Known), for spelling variants (see Variants);
+// nil adds none.
+func Generate(s *spec.Spec, db *wordnet.DB, known map[string]uint8) (*Result, error) {
+	g := gen{db: db, genus: genusNames(db), known: known}
 	res := &Result{Lists: map[string][]string{}}
 	for _, c := range s.Categories() {
 		list, warn, err := g.category(c)
@@ -96,6 +103,7 @@ func (r *Result) Bytes() []byte {
 type gen struct {
 	db    *wordnet.DB
 	genus map[string]bool
+	known map[string]uint8
 }
 
 func (g *gen) resolve(ref string) (*wordnet.Synset, error) {
@@ -160,6 +168,15 @@ func (g *gen) category(c *spec.Category) ([]string, []string, error) {
 				}
 			}
 		}
+		if c.Adjectives && !it.instance {
+			for _, a := range it.s.Adj {
+				for _, l := range g.db.Adjs[a].Lemmas {
+					if !strings.Contains(l.Word, "_") {
+						set[normal.Normalize(l.Word)] = true
+					}
+				}
+			}
+		}
 		if c.Depth > 0 && it.depth >= c.Depth {
 			continue
 		}
@@ -179,6 +196,14 @@ func (g *gen) category(c *spec.Category) ([]string, []string, error) {
 			warn = append(warn, fmt.Sprintf("%s: add %q: WordNet has it already", where, w))
 		}
 		set[n] = true
+	}
+	for w := range maps.Clone(set) {
+		if c.Names {
+			break // proper names keep their spelling: Pearl Harbor
+		}
+		for _, v := range Variants(w, g.known) {
+			set[v] = true
+		}
 	}
 	for _, w := range c.Drop {
 		n := normal.Normalize(w)

@@ -120,6 +120,25 @@ func lines(path string, fn func(string)) error {
 	return sc.Err()
 }
 
+// Known reads word lists into a map from each normalized single word to a
+// bit set of the lists holding it (bit i: lists[i]; a line with a space or
+// hyphen gives each of its words). With WordLists, 1 is American only, 2
+// British only, 3 both.
+func Known(lists []string) (map[string]uint8, error) {
+	set := map[string]uint8{}
+	for i, l := range lists {
+		err := lines(l, func(w string) {
+			for _, p := range strings.Fields(normal.Normalize(w)) {
+				set[p] |= 1 << i
+			}
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	return set, nil
+}
+
 // Text is the dictionary file's content before compression: one word a line.
 func Text(words []string) []byte {
 	var b bytes.Buffer

@@ -29,6 +29,9 @@
 //     names-only: take only them;
 //   - depth N: follow hyponyms at most N levels below a seed;
 //   - words N: keep lemmas of at most N words (default 2);
+//   - adjectives: also take the adjectives WordNet derives from each synset
+//     taken, or names as its values (anger → angry, honesty → honest), for
+//     categories people answer with adjectives (feelings, character traits);
 //   - add, drop: comma-separated words added or removed by hand (compared
 //     after normalization).
 package spec
@@ -46,16 +49,17 @@ var Levels = [3]string{"easy", "medium", "hard"}
 
 // Category is one category as the file describes it.
 type Category struct {
-	ID, Name  string
-	Level     int      // index into Levels
-	Seeds     []string // lemma.n.N or @offset
-	Not       []string // same forms, subtrees left out
-	Names     bool     // include instance hyponyms
-	NamesOnly bool     // only instance hyponyms
-	Depth     int      // 0: unlimited
-	MaxWords  int      // lemmas with more words are dropped
-	Add, Drop []string
-	Line      int // where it starts, for messages
+	ID, Name   string
+	Level      int      // index into Levels
+	Seeds      []string // lemma.n.N or @offset
+	Not        []string // same forms, subtrees left out
+	Names      bool     // include instance hyponyms
+	NamesOnly  bool     // only instance hyponyms
+	Adjectives bool     // also derived adjectives
+	Depth      int      // 0: unlimited
+	MaxWords   int      // lemmas with more words are dropped
+	Add, Drop  []string
+	Line       int // where it starts, for messages
 }
 
 // Card is a card as the file describes it.
@@ -145,6 +149,8 @@ func Parse(r io.Reader) (*Spec, error) {
 			cat.Not = append(cat.Not, strings.Fields(rest)...)
 		case "names":
 			cat.Names = true
+		case "adjectives":
+			cat.Adjectives = true
 		case "names-only":
 			cat.Names, cat.NamesOnly = true, true
 		case "depth", "words":

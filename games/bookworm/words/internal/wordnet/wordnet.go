@@ -1,7 +1,8 @@
 // Package wordnet is a small reader for the noun part of the WordNet 3.0
 // database (the format of wndb(5)), enough to walk hyponym trees: data.noun
 // for synsets and their pointers, index.noun for lemma senses, and
-// cntlist.rev for how often each sense was tagged in the SemCor corpus.
+// cntlist.rev for how often each sense was tagged in the SemCor corpus; and
+// data.adj's lemmas, for the adjectives a noun derives (anger → angry).
 // Nothing else is read; the whole noun database loads in a fraction of a
 // second.
 package wordnet
@@ -23,6 +24,7 @@ type Synset struct {
 	Lemmas  []Lemma
 	Hypo    []uint32 // hyponyms (pointer ~)
 	Inst    []uint32 // instance hyponyms (pointer ~i)
+	Adj     []uint32 // adjectives derived from it or its attributes (pointers + and = to data.adj)
 }
 
 // Lemma is a word of a synset as data.noun spells it (underscores for
@@ -36,6 +38,7 @@ type Lemma struct {
 // DB is the noun database.
 type DB struct {
 	Synsets map[uint32]*Synset
+	Adjs    map[uint32]*Synset  // data.adj: lemmas only
 	index   map[string][]uint32 // lower-case lemma → synsets, most frequent sense first
 }
 
@@ -70,6 +73,9 @@ func Open(dir string) (*DB, error) {
 		i++
 		for range p {
 			to, _ := strconv.ParseUint(f[i+1], 10, 32)
+			if (f[i+2] == "a" || f[i+2] == "s") && (f[i] == "+" || f[i] == "=") {
+				s.Adj = append(s.Adj, uint32(to))
+			}
 			if f[i+2] == "n" {
 				switch f[i] {
 				case "~":
@@ -81,6 +87,27 @@ func Open(dir string) (*DB, error) {
 			i += 4
 		}
 		db.Synsets[s.Offset] = s
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	db.Adjs = map[uint32]*Synset{}
+	err = eachLine(filepath.Join(dir, "data.adj"), func(f []string) error {
+		off, err := strconv.ParseUint(f[0], 10, 32)
+		if err != nil || len(f) < 4 {
+			return fmt.Errorf("bad synset line %q", f)
+		}
+		s := &Synset{Offset: uint32(off)}
+		w, _ := strconv.ParseUint(f[3], 16, 16)
+		for i := range int(w) {
+			word := f[4+2*i]
+			if j := strings.IndexByte(word, '('); j > 0 {
+				word = word[:j] // syntactic markers: "(p)", "(a)", "(ip)"
+			}
+			s.Lemmas = append(s.Lemmas, Lemma{Word: word})
+		}
+		db.Adjs[s.Offset] = s
 		return nil
 	})
 	if err != nil {
