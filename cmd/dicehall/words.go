@@ -7,19 +7,20 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/dicehall/dicehall/games/bookworm/words"
+	"github.com/dicehall/dicehall/engine"
 )
 
 var (
+	wordsGame     string
 	wordsCategory string
 	wordsLang     string
 )
 
 var wordsCmd = &cobra.Command{
 	Use:   "words",
-	Short: "Bookworm's categories and word judging: check a word, list a category",
-	Long: `words answers what Bookworm's lexicon says about a word, the same lexicon the
-rules and the bots use: a host can settle a dispute with it.
+	Short: "A word game's categories and word judging: check a word, list a category",
+	Long: `words answers what a word game's lexicon says about a word, the same lexicon
+the rules and the bots use: a host can settle a dispute with it.
 
   dicehall words check --category animals cow sxqzt table
   dicehall words list --category farm_animals
@@ -27,10 +28,9 @@ rules and the bots use: a host can settle a dispute with it.
 
 check prints one JSON line per word: {"word","category","verdict"}, where
 verdict is "fits" (the lexicon knows it fits the category: taken at once in a
-game), "unknown" (a real English word the category's list does not have: the
-table decides) or "not-a-word" (in no dictionary dicehall knows: made up or
-misspelt). The dictionary is WordNet's words of every part of speech with
-their inflections, and Debian's American and British word lists.`,
+game), "unknown" (a real word the category's list does not have: the table
+decides) or "not-a-word" (in no dictionary the game knows: made up or
+misspelt). --game picks the word game when there is more than one.`,
 }
 
 var wordsCheckCmd = &cobra.Command{
@@ -38,18 +38,25 @@ var wordsCheckCmd = &cobra.Command{
 	Short: "Judge words for a category: fits, unknown or not-a-word (one JSON line each)",
 	Args:  cobra.MinimumNArgs(1),
 	RunE: func(cmd *cobra.Command, args []string) error {
+		j, err := wordJudge()
+		if err != nil {
+			return err
+		}
 		cat, err := wordsCategoryFlag()
 		if err != nil {
 			return err
 		}
-		lx := words.Default()
 		enc := json.NewEncoder(cmd.OutOrStdout())
 		for _, w := range args {
+			v, err := j.JudgeWord(wordsLang, cat, w)
+			if err != nil {
+				return wordsUsage(err)
+			}
 			line := struct {
-				Word     string        `json:"word"`
-				Category string        `json:"category"`
-				Verdict  words.Verdict `json:"verdict"`
-			}{w, cat.ID, words.Judge(lx, cat.ID, w)}
+				Word     string `json:"word"`
+				Category string `json:"category"`
+				Verdict  string `json:"verdict"`
+			}{w, cat, v}
 			if err := enc.Encode(line); err != nil {
 				return err
 			}
@@ -63,12 +70,20 @@ var wordsListCmd = &cobra.Command{
 	Short: "List the words the lexicon knows to fit a category, one a line (normalized, sorted)",
 	Args:  cobra.NoArgs,
 	RunE: func(cmd *cobra.Command, _ []string) error {
+		j, err := wordJudge()
+		if err != nil {
+			return err
+		}
 		cat, err := wordsCategoryFlag()
 		if err != nil {
 			return err
 		}
+		list, err := j.CategoryWords(wordsLang, cat)
+		if err != nil {
+			return wordsUsage(err)
+		}
 		var b strings.Builder
-		for _, w := range words.Default().Words(cat.ID) {
+		for _, w := range list {
 			b.WriteString(w)
 			b.WriteByte('\n')
 		}
@@ -79,60 +94,65 @@ var wordsListCmd = &cobra.Command{
 
 var wordsCategoriesCmd = &cobra.Command{
 	Use:   "categories",
-	Short: "List the deck's categories: one JSON line each, card by card, easy to hard",
+	Short: "List the categories: one JSON line each, card by card, easy to hard",
 	Args:  cobra.NoArgs,
 	RunE: func(cmd *cobra.Command, _ []string) error {
-		if err := wordsLangFlag(); err != nil {
+		j, err := wordJudge()
+		if err != nil {
 			return err
 		}
-		lx := words.Default()
+		cats, err := j.WordCategories(wordsLang)
+		if err != nil {
+			return wordsUsage(err)
+		}
 		enc := json.NewEncoder(cmd.OutOrStdout())
-		for _, card := range words.Deck() {
-			for _, c := range card.Categories {
-				line := struct {
-					ID    string `json:"id"`
-					Name  string `json:"name"`
-					Level string `json:"level"`
-					Card  int    `json:"card"`
-					Words int    `json:"words"`
-				}{c.ID, c.Name, c.Level.String(), card.ID, len(lx.Words(c.ID))}
-				if err := enc.Encode(line); err != nil {
-					return err
-				}
+		for _, c := range cats {
+			if err := enc.Encode(c); err != nil {
+				return err
 			}
 		}
 		return nil
 	},
 }
 
-// wordsLangFlag accepts the languages the lexicon has: English only, for now.
-func wordsLangFlag() error {
-	switch wordsLang {
-	case "", "en":
-		return nil
-	case "fr":
-		return fmt.Errorf("French is not available yet: Bookworm's categories and words are English only (--lang en)")
+func wordsUsage(err error) error { return &exitError{code: 2, err: fmt.Errorf("words: %w", err)} }
+
+// wordJudge is the word game --game names, or the only one registered.
+func wordJudge() (engine.WordJudge, error) {
+	var ids []string
+	for _, id := range registry.IDs() {
+		g, _ := registry.Lookup(id)
+		if _, ok := g.(engine.WordJudge); ok {
+			ids = append(ids, id)
+		}
 	}
-	return fmt.Errorf("unknown --lang %q (want en)", wordsLang)
+	id := wordsGame
+	switch {
+	case id == "" && len(ids) == 1:
+		id = ids[0]
+	case id == "":
+		return nil, wordsUsage(fmt.Errorf("--game is required: word games are %s", strings.Join(ids, ", ")))
+	}
+	g, ok := registry.Lookup(id)
+	j, isWords := g.(engine.WordJudge)
+	if !ok || !isWords {
+		return nil, wordsUsage(fmt.Errorf("%q is not a word game (word games: %s)", id, strings.Join(ids, ", ")))
+	}
+	return j, nil
 }
 
-func wordsCategoryFlag() (words.Category, error) {
-	if err := wordsLangFlag(); err != nil {
-		return words.Category{}, err
-	}
+func wordsCategoryFlag() (string, error) {
 	if wordsCategory == "" {
-		return words.Category{}, fmt.Errorf("--category is required (dicehall words categories lists them)")
+		return "", wordsUsage(fmt.Errorf("--category is required (dicehall words categories lists them)"))
 	}
-	c, ok := words.Lookup(wordsCategory)
-	if !ok {
-		return words.Category{}, fmt.Errorf("no category %q (dicehall words categories lists them)", wordsCategory)
-	}
-	return c, nil
+	return wordsCategory, nil
 }
 
 func init() {
-	wordsCmd.PersistentFlags().StringVar(&wordsCategory, "category", "", "category ID (see dicehall words categories)")
-	wordsCmd.PersistentFlags().StringVar(&wordsLang, "lang", "en", "word language: en (fr is not available yet)")
+	f := wordsCmd.PersistentFlags()
+	f.StringVar(&wordsGame, "game", "", "the word game (default: the only one)")
+	f.StringVar(&wordsCategory, "category", "", "category ID (see dicehall words categories)")
+	f.StringVar(&wordsLang, "lang", "en", "word language (en; fr is not available yet)")
 	wordsCmd.AddCommand(wordsCheckCmd, wordsListCmd, wordsCategoriesCmd)
 	rootCmd.AddCommand(wordsCmd)
 }

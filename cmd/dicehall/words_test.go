@@ -32,6 +32,7 @@ func TestWordsRefusals(t *testing.T) {
 		{"words", "check", "--category", "animals"},                           // no word
 		{"words", "check", "--category", "animals", "--lang", "fr", "souris"}, // not yet
 		{"words", "list", "--category", "animals", "--lang", "de"},
+		{"words", "categories", "--game", "dicestars"}, // not a word game
 	} {
 		if out, code := runDicehall(t, "", args...); code == 0 {
 			t.Errorf("%v: exit 0, want a refusal: %s", args, out)

@@ -56,3 +56,22 @@ func TestNarrateSentences(t *testing.T) {
 		}
 	}
 }
+
+// The verdicts Bookworm gives `dicehall words` are the engine's words for
+// them, and French is refused plainly until it exists.
+func TestJudgeWord(t *testing.T) {
+	g := Game{Lexicon: testLex, Deck: testDeck}
+	cat := testDeck[0].Categories[0].ID
+	known := testLex.Words(cat)[0]
+	for word, want := range map[string]string{known: engine.VerdictFits, "table": engine.VerdictUnknown, "sxqzt": engine.VerdictNotAWord} {
+		if got, err := g.JudgeWord("en", cat, word); err != nil || got != want {
+			t.Errorf("%s: %q %v, want %q", word, got, err, want)
+		}
+	}
+	if _, err := g.JudgeWord("fr", cat, "souris"); err == nil {
+		t.Error("French accepted")
+	}
+	if _, err := g.JudgeWord("en", "no-such", "cow"); err == nil {
+		t.Error("an unknown category accepted")
+	}
+}
