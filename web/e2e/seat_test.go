@@ -57,3 +57,26 @@ func TestLeaveReclaimAndFrench(t *testing.T) {
 	ann.waitJS(5*time.Second, `document.querySelector('.table-title')?.textContent === 'Cette table n’existe pas.'`)
 	ann.noExceptions()
 }
+
+// TestJoinNameSurvivesRedraw: a name half typed into the join panel stays
+// (with the caret) when the page redraws under it, here on a language
+// switch; a late answer from the server redraws the same way.
+func TestJoinNameSurvivesRedraw(t *testing.T) {
+	ts := startServer(t)
+	host := newPage(t, "host")
+	host.do(chromedp.Navigate(ts.URL + "/"))
+	host.do(chromedp.WaitVisible(chromedp.CSS("#name")))
+	id := host.createTable(`{"game":"dicestars","name":"Ann","seats":[{"kind":"human"},{"kind":"human"}]}`)
+
+	bob := newPage(t, "bob-join")
+	bob.do(chromedp.Navigate(ts.URL + "/t/" + id))
+	bob.do(chromedp.WaitVisible(chromedp.CSS("#join-name")))
+	eval[string](bob, `document.querySelector('#join-name').value = ''`)
+	bob.do(chromedp.SendKeys(chromedp.CSS("#join-name"), "Bo"))
+	bob.do(chromedp.Click(chromedp.CSS(`.lang-switch button[data-lang=fr]`)))
+	bob.waitJS(3*time.Second, `document.documentElement.lang === 'fr'`)
+	if got := eval[string](bob, `document.querySelector('#join-name').value`); got != "Bo" {
+		t.Fatalf("the typed name became %q after a redraw", got)
+	}
+	bob.noExceptions()
+}

@@ -157,7 +157,11 @@ function renderJoin() {
     ? s.seats.map((x, i) => ({ ...x, i })).filter((x) => x.kind === 'human' && !x.taken) : [];
   if (!free.length) { els.join.hidden = true; els.join.replaceChildren(); return; }
   els.join.hidden = false;
-  const input = h('input', { id: 'join-name', type: 'text', maxlength: 24, autocomplete: 'nickname', value: savedName(), required: true });
+  // A redraw (a late answer, a language switch) keeps what was typed and
+  // where the caret was.
+  const old = $('#join-name');
+  const focused = old && document.activeElement === old;
+  const input = h('input', { id: 'join-name', type: 'text', maxlength: 24, autocomplete: 'nickname', value: old ? old.value : savedName(), required: true });
   replace(els.join,
     h('h2', null, t('table.join')),
     h('p', { class: 'field' }, h('label', { for: 'join-name' }, t('table.join.name')), input),
@@ -166,6 +170,10 @@ function renderJoin() {
       onclick: () => join(x.i, input),
     }, t('table.join.as', { n: x.i + 1 })))),
     st.joinError ? h('p', { class: 'error', role: 'alert' }, st.joinError) : null);
+  if (focused) {
+    input.focus();
+    input.setSelectionRange(old.selectionStart, old.selectionEnd);
+  }
 }
 
 async function join(seat, input) {
