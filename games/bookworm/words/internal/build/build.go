@@ -143,16 +143,28 @@ func (g *gen) category(c *spec.Category) ([]string, []string, error) {
 	type item struct {
 		s        *wordnet.Synset
 		depth    int
+		max      int // depth limit of this seed's walk; 0: none
 		instance bool
 	}
 	var queue []item
 	seen := map[uint32]bool{}
 	for _, ref := range c.Seeds {
+		max := c.Depth
+		if r, n, ok := strings.Cut(ref, "/"); ok {
+			d, err := strconv.Atoi(n)
+			if err != nil || d < 0 {
+				return nil, nil, fmt.Errorf("%s: seed %q: bad depth", where, ref)
+			}
+			ref, max = r, d
+			if max == 0 {
+				max = -1 // the synset alone
+			}
+		}
 		s, err := g.resolve(ref)
 		if err != nil {
 			return nil, nil, fmt.Errorf("%s: seed: %w", where, err)
 		}
-		queue = append(queue, item{s: s})
+		queue = append(queue, item{s: s, max: max})
 	}
 	for len(queue) > 0 {
 		it := queue[0]
@@ -165,6 +177,11 @@ func (g *gen) category(c *spec.Category) ([]string, []string, error) {
 			for _, l := range it.s.Lemmas {
 				if g.keep(l, c) && (!it.instance || !descriptive(l.Word)) {
 					set[normal.Normalize(strings.ReplaceAll(l.Word, "_", " "))] = true
+					if it.instance {
+						if short := shortName(l.Word); short != "" {
+							set[normal.Normalize(short)] = true
+						}
+					}
 				}
 			}
 		}
@@ -177,15 +194,20 @@ func (g *gen) category(c *spec.Category) ([]string, []string, error) {
 				}
 			}
 		}
-		if c.Depth > 0 && it.depth >= c.Depth {
+		if c.Parts && !it.instance {
+			for _, p := range it.s.Parts {
+				queue = append(queue, item{s: g.db.Synsets[p], max: c.Depth})
+			}
+		}
+		if it.max < 0 || (it.max > 0 && it.depth >= it.max) {
 			continue
 		}
 		for _, h := range it.s.Hypo {
-			queue = append(queue, item{s: g.db.Synsets[h], depth: it.depth + 1})
+			queue = append(queue, item{s: g.db.Synsets[h], depth: it.depth + 1, max: it.max})
 		}
 		if c.Names {
 			for _, h := range it.s.Inst {
-				queue = append(queue, item{s: g.db.Synsets[h], depth: it.depth + 1, instance: true})
+				queue = append(queue, item{s: g.db.Synsets[h], depth: it.depth + 1, max: it.max, instance: true})
 			}
 		}
 	}
@@ -256,6 +278,28 @@ func (g *gen) keep(l wordnet.Lemma, c *spec.Category) bool {
 		return false
 	}
 	return true
+}
+
+// genericFirst and genericLast are the words a place's name may carry that people leave out:
+// "Lake Victoria" is Victoria at a table, "Mount Everest" Everest, "the
+// Thames River" the Thames.
+var genericFirst = []string{"Lake_", "Mount_", "Mt_", "Loch_", "Isle_of_", "Port_of_"}
+var genericLast = []string{"_River", "_Lake", "_Island"}
+
+// shortName returns a proper name without its generic word ("Lake_Victoria"
+// → "Victoria"), or "" when it has none.
+func shortName(word string) string {
+	for _, p := range genericFirst {
+		if rest, ok := strings.CutPrefix(word, p); ok && rest != "" {
+			return strings.ReplaceAll(rest, "_", " ")
+		}
+	}
+	for _, p := range genericLast {
+		if rest, ok := strings.CutSuffix(word, p); ok && rest != "" {
+			return strings.ReplaceAll(rest, "_", " ")
+		}
+	}
+	return ""
 }
 
 // descriptive reports whether a proper name's lemma is a description

@@ -23,11 +23,17 @@
 //
 //   - seed: synsets whose lemmas and (transitive) hyponyms fill the
 //     category, as lemma.n.SENSE (sense numbers of index.noun, underscores for
-//     spaces) or @OFFSET (data.noun byte offset, 8 digits);
+//     spaces) or @OFFSET (data.noun byte offset, 8 digits); a seed may end in
+//     /N to follow its hyponyms at most N levels (office.n.01/0: the synset
+//     alone, without every kind of office), where a whole subtree would bring
+//     in too much;
 //   - not: synsets whose subtrees are left out;
 //   - names: also take instance hyponyms (proper names: cities, people);
 //     names-only: take only them;
 //   - depth N: follow hyponyms at most N levels below a seed;
+//   - parts: also take the parts WordNet lists of each synset taken
+//     (part meronyms, transitively: body → head → face → nose), with their
+//     hyponyms;
 //   - words N: keep lemmas of at most N words (default 2);
 //   - adjectives: also take the adjectives WordNet derives from each synset
 //     taken, or names as its values (anger → angry, honesty → honest), for
@@ -56,6 +62,7 @@ type Category struct {
 	Names      bool     // include instance hyponyms
 	NamesOnly  bool     // only instance hyponyms
 	Adjectives bool     // also derived adjectives
+	Parts      bool     // also part meronyms
 	Depth      int      // 0: unlimited
 	MaxWords   int      // lemmas with more words are dropped
 	Add, Drop  []string
@@ -151,6 +158,8 @@ func Parse(r io.Reader) (*Spec, error) {
 			cat.Names = true
 		case "adjectives":
 			cat.Adjectives = true
+		case "parts":
+			cat.Parts = true
 		case "names-only":
 			cat.Names, cat.NamesOnly = true, true
 		case "depth", "words":

@@ -24,6 +24,7 @@ type Synset struct {
 	Lemmas  []Lemma
 	Hypo    []uint32 // hyponyms (pointer ~)
 	Inst    []uint32 // instance hyponyms (pointer ~i)
+	Parts   []uint32 // part meronyms (pointer %p): face → eye, nose, mouth
 	Adj     []uint32 // adjectives derived from it or its attributes (pointers + and = to data.adj)
 }
 
@@ -82,6 +83,8 @@ func Open(dir string) (*DB, error) {
 					s.Hypo = append(s.Hypo, uint32(to))
 				case "~i":
 					s.Inst = append(s.Inst, uint32(to))
+				case "%p":
+					s.Parts = append(s.Parts, uint32(to))
 				}
 			}
 			i += 4
