@@ -1,10 +1,11 @@
 // HTTP calls of docs/protocol.md, and the name kept in this browser.
 
 export class APIError extends Error {
-  constructor(status, code, message) {
+  constructor(status, code, message, retryAfter = 0) {
     super(message || code || ('HTTP ' + status));
     this.status = status;
     this.code = code;
+    this.retryAfter = retryAfter; // seconds the server asked to wait (0: none said)
   }
 }
 
@@ -27,7 +28,8 @@ async function call(method, path, body) {
   }
   if (!res.ok) {
     const err = data && data.error ? data.error : {};
-    throw new APIError(res.status, err.code, err.message || text.trim() || res.statusText);
+    const wait = Number(res.headers.get('Retry-After')) || 0;
+    throw new APIError(res.status, err.code, err.message || text.trim() || res.statusText, wait);
   }
   return data;
 }

@@ -99,6 +99,12 @@ export function replayViewer({ tableId, renderer, mySeat }) {
     } catch (e) {
       // The table may be marked over a moment after the last update.
       if (e.status === 409 && rs.tries++ < 5) { setTimeout(load, 400); return; }
+      // Busy (several replays from one address at once, a full server):
+      // wait as the server asks and try again.
+      if ((e.status === 429 || e.status === 503) && rs.tries++ < 8) {
+        setTimeout(load, 1000 * Math.min(Math.max(e.retryAfter, 1), 10));
+        return;
+      }
       rs.error = t('replay.failed', { msg: e.message });
     }
     draw();

@@ -157,23 +157,26 @@ function renderJoin() {
     ? s.seats.map((x, i) => ({ ...x, i })).filter((x) => x.kind === 'human' && !x.taken) : [];
   if (!free.length) { els.join.hidden = true; els.join.replaceChildren(); return; }
   els.join.hidden = false;
-  // A redraw (a late answer, a language switch) keeps what was typed and
-  // where the caret was.
-  const old = $('#join-name');
-  const focused = old && document.activeElement === old;
-  const input = h('input', { id: 'join-name', type: 'text', maxlength: 24, autocomplete: 'nickname', value: old ? old.value : savedName(), required: true });
-  replace(els.join,
-    h('h2', null, t('table.join')),
-    h('p', { class: 'field' }, h('label', { for: 'join-name' }, t('table.join.name')), input),
+  // The name field stays in place across redraws (a late answer, a language
+  // switch): what was typed, the caret and the focus are the person's.
+  let field = els.join.querySelector('p.field');
+  let input = field?.querySelector('#join-name');
+  if (input) {
+    field.querySelector('label').textContent = t('table.join.name');
+  } else {
+    input = h('input', { id: 'join-name', type: 'text', maxlength: 24, autocomplete: 'nickname', value: savedName(), required: true });
+    field = h('p', { class: 'field' }, h('label', { for: 'join-name' }, t('table.join.name')), input);
+  }
+  for (const c of [...els.join.children]) if (c !== field) c.remove();
+  if (!field.isConnected) els.join.append(field);
+  field.before(h('h2', null, t('table.join')));
+  field.after(...[
     h('div', { class: 'choices' }, free.map((x) => h('button', {
       type: 'button', class: 'primary', 'data-join': x.i,
       onclick: () => join(x.i, input),
     }, t('table.join.as', { n: x.i + 1 })))),
-    st.joinError ? h('p', { class: 'error', role: 'alert' }, st.joinError) : null);
-  if (focused) {
-    input.focus();
-    input.setSelectionRange(old.selectionStart, old.selectionEnd);
-  }
+    st.joinError ? h('p', { class: 'error', role: 'alert' }, st.joinError) : null,
+  ].filter(Boolean));
 }
 
 async function join(seat, input) {
