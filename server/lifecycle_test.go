@@ -247,6 +247,9 @@ func TestPacedMoveAtTheDeadlineBeatsTheTimeout(t *testing.T) {
 	}
 	clock.Advance(6 * time.Second)
 	c.await("update", func(m msg) bool { return m.Move.Seat == 1 })
+	// Seat 0 votes at once in the second vote too; its answer comes from
+	// its own goroutine, so wait for it before the clock jumps on.
+	c.await("update", func(m msg) bool { return m.Move.Seat == 0 })
 	if at := waitPlans(t, ts, id, 1); at[0] != 12000 {
 		t.Fatalf("in the second vote seat 1 plays at %v", at)
 	}
