@@ -46,7 +46,7 @@ func readCommon(t *testing.T) (map[string][]string, []string) {
 // Raise it with every improvement. The target (#10, item 1) is at
 // least 97% of very common answers accepted at once (970); until it is
 // reached, TestCommonAnswers logs every miss.
-const commonRecall = 776
+const commonRecall = 794
 
 // TestCommonAnswers measures the recall of the lexicon on the hand-written
 // list of very common answers (testdata/common.txt, 10 to 25 per category,
