@@ -92,24 +92,19 @@ const (
 )
 
 func (b *Budgets) defaults() {
-	budgetDefault(&b.TablesPerCreator, DefaultTablesPerCreator)
-	budgetDefault(&b.TablesPerHour, DefaultTablesPerHour)
-	budgetDefault(&b.CreatorsPerAddress, DefaultCreatorsPerAddress)
-	budgetDefault(&b.OpenTables, DefaultOpenTables)
-	budgetDefault(&b.LobbyPerCreator, DefaultLobbyPerCreator)
-	budgetDefault(&b.GetRate, DefaultGetRate)
-	budgetDefault(&b.GetBurst, DefaultGetBurst)
-	budgetDefault(&b.ReplayBuilds, max(1, runtime.GOMAXPROCS(0)/2))
-	budgetDefault(&b.ReplayBuildsPerAddress, DefaultReplayBuildsPerAddress)
-	budgetDefault(&b.ReplayCacheBytes, DefaultReplayCacheBytes)
+	zeroDefault(&b.TablesPerCreator, DefaultTablesPerCreator)
+	zeroDefault(&b.TablesPerHour, DefaultTablesPerHour)
+	zeroDefault(&b.CreatorsPerAddress, DefaultCreatorsPerAddress)
+	zeroDefault(&b.OpenTables, DefaultOpenTables)
+	zeroDefault(&b.LobbyPerCreator, DefaultLobbyPerCreator)
+	zeroDefault(&b.GetRate, DefaultGetRate)
+	zeroDefault(&b.GetBurst, DefaultGetBurst)
+	zeroDefault(&b.ReplayBuilds, max(1, runtime.GOMAXPROCS(0)/2))
+	zeroDefault(&b.ReplayBuildsPerAddress, DefaultReplayBuildsPerAddress)
+	zeroDefault(&b.ReplayCacheBytes, DefaultReplayCacheBytes)
 }
 
 // budgetDefault sets a zero v to d; a negative v (no limit) stays.
-func budgetDefault[T int | int64 | float64](v *T, d T) {
-	if *v == 0 {
-		*v = d
-	}
-}
 
 // budgetState is the server's side of the budgets; its zero value is
 // ready (it reads the Config when first used).

@@ -73,21 +73,14 @@ const (
 )
 
 func (l *Limits) defaults() {
-	capDefault(&l.ConnsPerAddr, DefaultConnsPerAddr)
-	capDefault(&l.WSPerAddr, DefaultWSPerAddr)
-	capDefault(&l.ConnsPerSeat, DefaultConnsPerSeat)
-	capDefault(&l.WSIdle, DefaultWSIdle)
-	capDefault(&l.HeaderTimeout, DefaultHeaderTimeout)
-	capDefault(&l.BodyTimeout, DefaultBodyTimeout)
-	capDefault(&l.WriteTimeout, DefaultWriteTimeout)
-	capDefault(&l.IdleTimeout, DefaultIdleTimeout)
-}
-
-// capDefault sets a zero v to d; a negative v (no limit) stays.
-func capDefault[T int | time.Duration](v *T, d T) {
-	if *v == 0 {
-		*v = d
-	}
+	zeroDefault(&l.ConnsPerAddr, DefaultConnsPerAddr)
+	zeroDefault(&l.WSPerAddr, DefaultWSPerAddr)
+	zeroDefault(&l.ConnsPerSeat, DefaultConnsPerSeat)
+	zeroDefault(&l.WSIdle, DefaultWSIdle)
+	zeroDefault(&l.HeaderTimeout, DefaultHeaderTimeout)
+	zeroDefault(&l.BodyTimeout, DefaultBodyTimeout)
+	zeroDefault(&l.WriteTimeout, DefaultWriteTimeout)
+	zeroDefault(&l.IdleTimeout, DefaultIdleTimeout)
 }
 
 // under reports whether n is below limit (a limit of 0 or less is none).

@@ -119,6 +119,13 @@ func setDefault[T int | int64 | float64 | time.Duration](v *T, d T) {
 	}
 }
 
+// zeroDefault sets a zero v to d; a negative v (no limit) stays.
+func zeroDefault[T int | int64 | float64 | time.Duration](v *T, d T) {
+	if *v == 0 {
+		*v = d
+	}
+}
+
 // Server is the game server. Create it with New, serve Handler, and Close
 // it when done (the store stays open: it belongs to the caller).
 type Server struct {
@@ -304,6 +311,22 @@ func (s *Server) forget(t *table) bool {
 // needed (a table whose actor stopped, someone opens again). The actor is
 // held: it does not stop for idleness before release is called, so the
 // caller's message reaches it even when the table has nothing else to do.
+// loadActor is actor for an HTTP request: when the table cannot be had it
+// answers the request (404 not-found, 503 unavailable) and returns false.
+func (s *Server) loadActor(w http.ResponseWriter, r *http.Request, id, what string) (*table, func(), bool) {
+	t, release, err := s.actor(r.Context(), id)
+	if errors.Is(err, store.ErrNotFound) {
+		writeError(w, http.StatusNotFound, "not-found", "there is no such table")
+		return nil, nil, false
+	}
+	if err != nil {
+		s.log.Error(what+": table not loaded", "table", id, "err", err)
+		writeError(w, http.StatusServiceUnavailable, "unavailable", "the table cannot be reached now")
+		return nil, nil, false
+	}
+	return t, release, true
+}
+
 func (s *Server) actor(ctx context.Context, id string) (t *table, release func(), err error) {
 	s.mu.Lock()
 	t, ok := s.tables[id]

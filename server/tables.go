@@ -429,16 +429,11 @@ func (s *Server) joinTable(w http.ResponseWriter, r *http.Request) {
 	presented := presentedToken(r, id)
 	var res joinResult
 	for attempt := 0; ; attempt++ {
-		t, release, err := s.actor(r.Context(), id)
-		if errors.Is(err, store.ErrNotFound) {
-			writeError(w, http.StatusNotFound, "not-found", "there is no such table")
+		t, release, ok := s.loadActor(w, r, id, "join")
+		if !ok {
 			return
 		}
-		if err != nil {
-			s.log.Error("join: table not loaded", "table", id, "err", err)
-			writeError(w, http.StatusServiceUnavailable, "unavailable", "the table cannot be reached now")
-			return
-		}
+		var err error
 		res, err = call(r.Context(), t, func() joinResult { return t.join(*req.Seat, name, hash, presented) })
 		release()
 		if errors.Is(err, errGone) && attempt < 3 {

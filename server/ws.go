@@ -10,8 +10,6 @@ import (
 	"time"
 
 	"github.com/coder/websocket"
-
-	"github.com/dicehall/dicehall/store"
 )
 
 func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
@@ -46,14 +44,8 @@ func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
 			fmt.Sprintf("%s (%s): at most %d spectators' connections at once", errAddrFull, addr, lim))
 		return
 	}
-	t, release, err := s.actor(r.Context(), id)
-	if errors.Is(err, store.ErrNotFound) {
-		writeError(w, http.StatusNotFound, "not-found", "there is no such table")
-		return
-	}
-	if err != nil {
-		s.log.Error("ws: table not loaded", "table", id, "err", err)
-		writeError(w, http.StatusServiceUnavailable, "unavailable", "the table cannot be reached now")
+	t, release, ok := s.loadActor(w, r, id, "ws")
+	if !ok {
 		return
 	}
 	// The origin was checked by checkHandshake (s.sameOrigin, which knows

@@ -38,11 +38,7 @@ var wordsCheckCmd = &cobra.Command{
 	Short: "Judge words for a category: fits, unknown or not-a-word (one JSON line each)",
 	Args:  cobra.MinimumNArgs(1),
 	RunE: func(cmd *cobra.Command, args []string) error {
-		j, err := wordJudge()
-		if err != nil {
-			return err
-		}
-		cat, err := wordsCategoryFlag()
+		j, cat, err := wordsCategoryOf()
 		if err != nil {
 			return err
 		}
@@ -70,11 +66,7 @@ var wordsListCmd = &cobra.Command{
 	Short: "List the words the lexicon knows to fit a category, one a line (normalized, sorted)",
 	Args:  cobra.NoArgs,
 	RunE: func(cmd *cobra.Command, _ []string) error {
-		j, err := wordJudge()
-		if err != nil {
-			return err
-		}
-		cat, err := wordsCategoryFlag()
+		j, cat, err := wordsCategoryOf()
 		if err != nil {
 			return err
 		}
@@ -141,11 +133,17 @@ func wordJudge() (engine.WordJudge, error) {
 	return j, nil
 }
 
-func wordsCategoryFlag() (string, error) {
-	if wordsCategory == "" {
-		return "", wordsUsage(fmt.Errorf("--category is required (dicehall words categories lists them)"))
+// wordsCategoryOf is the word game and the --category a subcommand asks
+// about.
+func wordsCategoryOf() (engine.WordJudge, string, error) {
+	j, err := wordJudge()
+	if err != nil {
+		return nil, "", err
 	}
-	return wordsCategory, nil
+	if wordsCategory == "" {
+		return nil, "", wordsUsage(fmt.Errorf("--category is required (dicehall words categories lists them)"))
+	}
+	return j, wordsCategory, nil
 }
 
 func init() {
