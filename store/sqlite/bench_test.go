@@ -2,6 +2,7 @@ package sqlite_test
 
 import (
 	"context"
+	"fmt"
 	"path/filepath"
 	"testing"
 	"time"
@@ -52,6 +53,30 @@ func BenchmarkMoves(b *testing.B) {
 	for b.Loop() {
 		if got, err := s.Moves(ctx, "b"); err != nil || len(got) != len(log) {
 			b.Fatalf("Moves = %d, %v", len(got), err)
+		}
+	}
+}
+
+// BenchmarkLobbyList is the lobby's list of finished tables (newest 100,
+// at most 2 per creator, results decoded) among 100,000 stored ones: its
+// cost must not grow with the store.
+func BenchmarkLobbyList(b *testing.B) {
+	s := benchStore(b)
+	ctx := context.Background()
+	base := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	res := &engine.Result{Over: true, Scores: []int{10, 7}, Winners: []engine.Seat{0}}
+	for i := range 100_000 {
+		at := base.Add(time.Duration(i) * time.Second)
+		t := store.Table{ID: fmt.Sprintf("t%06d", i), Game: "g", Status: store.StatusOver,
+			Created: at, Updated: at, Creator: fmt.Sprintf("c%d", i%300), Result: res}
+		if err := s.CreateTable(ctx, t); err != nil {
+			b.Fatal(err)
+		}
+	}
+	f := store.Filter{Status: []string{store.StatusOver}, Limit: 100, PerCreator: 2}
+	for b.Loop() {
+		if got, err := s.List(ctx, f); err != nil || len(got) == 0 {
+			b.Fatalf("List = %d, %v", len(got), err)
 		}
 	}
 }
