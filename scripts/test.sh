@@ -18,13 +18,15 @@ if ! command -v go >/dev/null 2>&1; then
 fi
 
 # Debian packages the tests need: Chromium for the browser tests, WordNet
-# and the American and British word lists for the check that Bookworm's
+# and the American and British word lists (default and small sizes) for the check that Bookworm's
 # committed word lists and dictionary match their generator.
 need=()
 command -v chromium >/dev/null 2>&1 || need+=(chromium)
 [ -f /usr/share/wordnet/data.noun ] || need+=(wordnet-base)
 [ -f /usr/share/dict/american-english ] || need+=(wamerican)
 [ -f /usr/share/dict/british-english ] || need+=(wbritish)
+[ -f /usr/share/dict/american-english-small ] || need+=(wamerican-small)
+[ -f /usr/share/dict/british-english-small ] || need+=(wbritish-small)
 if [ ${#need[@]} -gt 0 ]; then
   log "installing Debian packages: ${need[*]}"
   SUDO=""

@@ -16,20 +16,26 @@ import (
 //go:embed data/dictionary.txt.gz
 var dictionaryGz []byte
 
-// dictionary is the decompressed list and where each line starts: a binary
-// search over offsets, no string per word.
-type dictionary struct {
-	text  string
-	start []uint32
-}
-
-var loadDictionary = sync.OnceValue(func() *dictionary {
+// dictionary is the decompressed list.
+var loadDictionary = sync.OnceValue(func() *sortedLines {
 	text, err := dict.Gunzip(dictionaryGz)
 	if err != nil {
 		// The file is embedded and tested: a broken one never ships.
 		panic("bookworm/words: dictionary: " + err.Error())
 	}
-	d := &dictionary{text: string(text), start: make([]uint32, 0, 1<<18)}
+	return newSortedLines(string(text))
+})
+
+// sortedLines is a text of sorted lines and where each starts: a binary
+// search over offsets, no string per line. A line is a key, maybe followed
+// by a tab and a value.
+type sortedLines struct {
+	text  string
+	start []uint32
+}
+
+func newSortedLines(text string) *sortedLines {
+	d := &sortedLines{text: text, start: make([]uint32, 0, strings.Count(text, "\n")+1)}
 	for i := 0; i < len(d.text); {
 		d.start = append(d.start, uint32(i))
 		j := strings.IndexByte(d.text[i:], '\n')
@@ -39,19 +45,33 @@ var loadDictionary = sync.OnceValue(func() *dictionary {
 		i += j + 1
 	}
 	return d
-})
+}
 
-func (d *dictionary) line(i int) string {
+// key is line i up to its tab.
+func (d *sortedLines) key(i int) string {
 	s := d.text[d.start[i]:]
-	if j := strings.IndexByte(s, '\n'); j >= 0 {
+	if j := strings.IndexAny(s, "\t\n"); j >= 0 {
 		s = s[:j]
 	}
 	return s
 }
 
-func (d *dictionary) has(w string) bool {
-	i := sort.Search(len(d.start), func(i int) bool { return d.line(i) >= w })
-	return i < len(d.start) && d.line(i) == w
+// find returns the value of key's line ("" when it has none).
+func (d *sortedLines) find(key string) (string, bool) {
+	i := sort.Search(len(d.start), func(i int) bool { return d.key(i) >= key })
+	if i == len(d.start) || d.key(i) != key {
+		return "", false
+	}
+	s := d.text[d.start[i]+uint32(len(key)):]
+	if j := strings.IndexByte(s, '\n'); j >= 0 {
+		s = s[:j]
+	}
+	return strings.TrimPrefix(s, "\t"), true
+}
+
+func (d *sortedLines) has(key string) bool {
+	_, ok := d.find(key)
+	return ok
 }
 
 // IsWord reports whether word is a real English word: after Normalize, each
@@ -113,4 +133,58 @@ func Judge(lx Lexicon, categoryID, word string) Verdict {
 		return Unknown
 	}
 	return NotAWord
+}
+
+// Opinion is what a player who trusts the lexicon says of a word: bots vote
+// with it.
+type Opinion int
+
+const (
+	Reject Opinion = iota - 1
+	Abstain
+	Accept
+)
+
+func (o Opinion) String() string {
+	switch o {
+	case Reject:
+		return "reject"
+	case Accept:
+		return "accept"
+	}
+	return "abstain"
+}
+
+// Opine judges word for the category as bots do (docs/rules/bookworm.md,
+// "How bots judge"):
+//
+//   - Accept a word the lexicon knows to fit;
+//   - Reject a word that is not a word at all (made up, misspelt);
+//   - for a real word the lexicon does not know, by its place in WordNet's
+//     noun hierarchy (Place): Abstain when it lies inside or near the
+//     category (the table decides), else Reject; a word with no noun sense
+//     is Abstain for a category answered with adjectives (feelings), else
+//     Reject.
+//
+// placeable says whether the word's language has the noun hierarchy
+// (English); without it a real word the lexicon lacks is Abstain.
+func Opine(lx Lexicon, categoryID, word string, placeable bool) Opinion {
+	switch Judge(lx, categoryID, word) {
+	case Fits:
+		return Accept
+	case NotAWord:
+		return Reject
+	}
+	if !placeable {
+		return Abstain
+	}
+	switch Place(categoryID, word) {
+	case Inside, Near:
+		return Abstain
+	case NoNoun:
+		if TakesAdjectives(categoryID) {
+			return Abstain
+		}
+	}
+	return Reject
 }

@@ -11,12 +11,11 @@ import (
 	"github.com/dicehall/dicehall/games/bookworm/words/internal/build"
 	"github.com/dicehall/dicehall/games/bookworm/words/internal/dict"
 	"github.com/dicehall/dicehall/games/bookworm/words/internal/spec"
-	"github.com/dicehall/dicehall/games/bookworm/words/internal/wordnet"
 )
 
 // TestGeneratedUpToDate regenerates the word lists from categories.txt and
 // WordNet and compares them with the committed data/lexicon.txt, and the
-// general dictionary with data/dictionary.txt.gz, so the committed data
+// general dictionary, the taxonomy and the tiers (build.Files), so the committed data
 // cannot drift from the spec. WordNet is optional on a
 // developer's machine; CI installs wordnet-base, wamerican and wbritish and sets
 // DICEHALL_WORDNET=require so the check cannot be skipped there.
@@ -36,9 +35,13 @@ func TestGeneratedUpToDate(t *testing.T) {
 			t.Skip("Debian word lists not installed (apt-get install wamerican wbritish); skipping the generated-data check")
 		}
 	}
-	known, err := dict.Known(dict.WordLists)
-	if err != nil {
-		t.Fatal(err)
+	for _, l := range build.SmallLists {
+		if _, err := os.Stat(l); err != nil {
+			if os.Getenv("DICEHALL_WORDNET") == "require" {
+				t.Fatalf("small word lists required (DICEHALL_WORDNET=require) but not found: %v", err)
+			}
+			t.Skip("Debian's small word lists not installed (apt-get install wamerican-small wbritish-small); skipping the generated-data check")
+		}
 	}
 	f, err := os.Open("categories.txt")
 	if err != nil {
@@ -49,39 +52,25 @@ func TestGeneratedUpToDate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	db, err := wordnet.Open(dir)
+	files, _, err := build.Files(build.Inputs{Spec: s, WordNet: dir, Lists: dict.WordLists, SmallLists: build.SmallLists})
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := build.Generate(s, db, known)
-	if err != nil {
-		t.Fatal(err)
-	}
-	got := res.Bytes()
-	want, err := os.ReadFile("data/lexicon.txt")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("data/lexicon.txt is out of date with categories.txt: run go generate ./games/bookworm/words (first difference: %s)", firstDiff(string(want), string(got)))
-	}
-
-	dw, err := dict.Build(dir, dict.WordLists, res.AllWords())
-	if err != nil {
-		t.Fatal(err)
-	}
-	gz, err := os.ReadFile("data/dictionary.txt.gz")
-	if err != nil {
-		t.Fatal(err)
-	}
-	// Compare the text, not the compressed bytes: another Go version may
-	// compress the same text differently.
-	committed, err := dict.Gunzip(gz)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if gen := dict.Text(dw); !bytes.Equal(gen, committed) {
-		t.Errorf("data/dictionary.txt.gz is out of date with WordNet and the word lists: run go generate ./games/bookworm/words (first difference: %s)", firstDiff(string(committed), string(gen)))
+	for name, gen := range files {
+		committed, err := os.ReadFile(filepath.Join("data", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Compare the text, not the compressed bytes: another Go version may
+		// compress the same text differently.
+		if strings.HasSuffix(name, ".gz") {
+			if committed, err = dict.Gunzip(committed); err != nil {
+				t.Fatalf("data/%s: %v", name, err)
+			}
+		}
+		if !bytes.Equal(gen, committed) {
+			t.Errorf("data/%s is out of date with categories.txt, WordNet or the word lists: run go generate ./games/bookworm/words (first difference: %s)", name, firstDiff(string(committed), string(gen)))
+		}
 	}
 }
 

@@ -16,7 +16,6 @@ import (
 	"github.com/dicehall/dicehall/games/bookworm/words/internal/build"
 	"github.com/dicehall/dicehall/games/bookworm/words/internal/dict"
 	"github.com/dicehall/dicehall/games/bookworm/words/internal/spec"
-	"github.com/dicehall/dicehall/games/bookworm/words/internal/wordnet"
 )
 
 func main() {
@@ -43,27 +42,17 @@ func run(wn, specPath, out string, lists []string, quiet bool) error {
 	if err != nil {
 		return err
 	}
-	db, err := wordnet.Open(wn)
-	if err != nil {
-		return fmt.Errorf("%w (install Debian's wordnet-base)", err)
-	}
-	known, err := dict.Known(lists)
-	if err != nil {
-		return fmt.Errorf("%w (install Debian's wamerican and wbritish)", err)
-	}
-	res, err := build.Generate(s, db, known)
+	files, res, err := build.Files(build.Inputs{Spec: s, WordNet: wn, Lists: lists, SmallLists: build.SmallLists})
 	if err != nil {
 		return err
 	}
-	if err := os.WriteFile(filepath.Join(out, "lexicon.txt"), res.Bytes(), 0o644); err != nil {
-		return err
-	}
-	dw, err := dict.Build(wn, lists, res.AllWords())
-	if err != nil {
-		return fmt.Errorf("%w (install Debian's wamerican and wbritish)", err)
-	}
-	if err := os.WriteFile(filepath.Join(out, "dictionary.txt.gz"), dict.Gzip(dict.Text(dw)), 0o644); err != nil {
-		return err
+	for name, data := range files {
+		if strings.HasSuffix(name, ".gz") {
+			data = dict.Gzip(data)
+		}
+		if err := os.WriteFile(filepath.Join(out, name), data, 0o644); err != nil {
+			return err
+		}
 	}
 	if !quiet {
 		for _, w := range res.Warnings {
@@ -73,7 +62,7 @@ func run(wn, specPath, out string, lists []string, quiet bool) error {
 		for _, l := range res.Lists {
 			n += len(l)
 		}
-		fmt.Fprintf(os.Stderr, "gen: %d categories, %d words; dictionary %d words; in %v\n", len(res.Order), n, len(dw), time.Since(start).Round(time.Millisecond))
+		fmt.Fprintf(os.Stderr, "gen: %d categories, %d words; %d files; in %v\n", len(res.Order), n, len(files), time.Since(start).Round(time.Millisecond))
 	}
 	return nil
 }

@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -185,4 +186,30 @@ func eachLine(path string, fn func([]string) error) error {
 		}
 	}
 	return sc.Err()
+}
+
+// Lemmas lists every noun lemma of index.noun (lower case, underscores for
+// spaces), sorted.
+func (db *DB) Lemmas() []string {
+	out := make([]string, 0, len(db.index))
+	for l := range db.index {
+		out = append(out, l)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// Index returns the synsets of lemma's noun senses, most frequent first.
+func (db *DB) Index(lemma string) []uint32 { return db.index[strings.ToLower(lemma)] }
+
+// TagsByKey sums the SemCor tag counts of every noun sense by key(lemma),
+// for lemmas spelled differently that a table hears as one word.
+func (db *DB) TagsByKey(key func(string) string) map[string]int {
+	out := map[string]int{}
+	for _, s := range db.Synsets {
+		for _, l := range s.Lemmas {
+			out[key(l.Word)] += l.Tags
+		}
+	}
+	return out
 }
