@@ -26,6 +26,27 @@ const (
 	RuleWhoActs       = "who-acts"
 )
 
+// ScriptOptions sets knownChallengeSeconds to 0 unless the script gives it:
+// scripts were written when a word the lexicon knows was taken at once, and
+// so it stays in scripts (docs/rules/bookworm.md#options). A script that
+// wants the short window of a table gives the option.
+func (bookwormAdapter) ScriptOptions(raw json.RawMessage) (json.RawMessage, error) {
+	var o map[string]json.RawMessage
+	if t := bytes.TrimSpace(raw); len(t) > 0 && string(t) != "null" {
+		if err := engine.DecodeStrict(raw, &o); err != nil {
+			return nil, err
+		}
+	}
+	if _, ok := o["knownChallengeSeconds"]; ok {
+		return raw, nil
+	}
+	if o == nil {
+		o = map[string]json.RawMessage{}
+	}
+	o["knownChallengeSeconds"] = json.RawMessage("0")
+	return json.Marshal(o)
+}
+
 // bwAction is the script form of a Bookworm action. Pointers tell an
 // absent field from a zero one.
 type bwAction struct {

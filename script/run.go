@@ -58,6 +58,13 @@ func Run(s *Script) (*Result, error) {
 	if s.Seed != nil {
 		seed = *s.Seed
 	}
+	if d, ok := ad.(OptionDefaulter); ok {
+		options, err := d.ScriptOptions(s.Options)
+		if err != nil {
+			return nil, malformed(-1, "setting up %s: options: %w", g.Info().Title, err)
+		}
+		s.Options = options
+	}
 	t, err := engine.NewRunner(g, s.Players, s.Options, seed, nil)
 	if err != nil {
 		return nil, malformed(-1, "setting up %s: %w", g.Info().Title, err)

@@ -62,6 +62,14 @@ type Adapter interface {
 	Report(st engine.State) any
 }
 
+// OptionDefaulter is an Adapter whose scripts default an option
+// differently from a table, to keep the contract scripts were written
+// against when a table's default changes (Bookworm's knownChallengeSeconds).
+// The options it returns are the ones the game and its record get.
+type OptionDefaulter interface {
+	ScriptOptions(raw json.RawMessage) (json.RawMessage, error)
+}
+
 // Step is one decoded script action. Play makes its moves on the table: the
 // seat's own move and the chance outcomes that follow it, fixed by the script
 // or drawn from the table's source. The runner undoes every move of a step

@@ -104,7 +104,7 @@ func TestPlayRefuses(t *testing.T) {
 		want string
 	}{
 		{[]string{"dicestars", "--no-special"}, "--no-special is an option of bookworm, not of dicestars; dicestars takes: --solo-grid"},
-		{[]string{"bookworm", "--shift-bases"}, "--shift-bases is an option of diceflick, not of bookworm; bookworm takes: --no-special, --think, --countdown, --challenge, --vote, --target"},
+		{[]string{"bookworm", "--shift-bases"}, "--shift-bases is an option of diceflick, not of bookworm; bookworm takes: --no-special, --think, --countdown, --challenge, --known-challenge, --vote, --target"},
 		{[]string{"diceflick", "--solo-grid", "20"}, "--solo-grid is an option of dicestars, not of diceflick; diceflick takes: --shift-bases, --rounds"},
 		{[]string{"dicestars", "--players", "ann", "--solo-grid", "20", "--think", "3"}, "--think is an option of bookworm, not of dicestars"},
 		{[]string{"bookworm", "--think", "700"}, "--think 700: bookworm takes 0 to 600"},

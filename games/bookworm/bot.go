@@ -37,20 +37,22 @@ type botLevel struct {
 	// firstFound is the chance of playing the first word that comes to
 	// mind instead of weighing the options.
 	firstFound float64
-	// challenge is the chance of challenging a word the bot does not know.
-	challenge float64
+	// tier is the rarest word the bot names (words.Everyday, Common):
+	// people name everyday words, so a bot is strong by speed and tactics,
+	// not by obscure words.
+	tier int
 	// tactics: whether the category and the Special face are chosen by
 	// their value (else at random).
 	tactics bool
 }
 
 var botLevels = map[string]*botLevel{
-	"easy": {kind: "easy", vocab: 0.15, reactLo: 5000, reactHi: 15800, stretch: true, judgeLo: 1500, judgeHi: 3500,
-		noise: 2.5, firstFound: 0.6, challenge: 0.15},
-	"medium": {kind: "medium", vocab: 0.40, reactLo: 3000, reactHi: 8000, judgeLo: 800, judgeHi: 2000,
-		noise: 1.2, challenge: 0.35, tactics: true},
-	"hard": {kind: "hard", vocab: 0.85, reactLo: 1000, reactHi: 3000, judgeLo: 400, judgeHi: 1200,
-		challenge: 0.6, tactics: true},
+	"easy": {kind: "easy", vocab: 0.30, tier: words.Everyday, reactLo: 5000, reactHi: 15800, stretch: true,
+		judgeLo: 1500, judgeHi: 3500, noise: 2.5, firstFound: 0.6},
+	"medium": {kind: "medium", vocab: 0.50, tier: words.Common, reactLo: 3000, reactHi: 8000,
+		judgeLo: 800, judgeHi: 2000, noise: 1.2, tactics: true},
+	"hard": {kind: "hard", vocab: 0.90, tier: words.Common, reactLo: 1000, reactHi: 3000,
+		judgeLo: 400, judgeHi: 1200, tactics: true},
 }
 
 // defaultTurnMs and defaultJudgeMs are the clock lengths the reaction
@@ -70,6 +72,9 @@ type Bot struct {
 	seed uint64
 	rng  *rand.Rand
 	lex  words.Lexicon
+	// placeable: the lexicon's language has WordNet's noun hierarchy
+	// (English), by which the bot judges real words the lexicon lacks.
+	placeable bool
 
 	// known caches the vocabulary by category and first letter.
 	known map[string]*[26][]string
@@ -104,7 +109,7 @@ func NewBot(kind string, seed uint64, lex words.Lexicon) (*Bot, error) {
 	if lex == nil {
 		lex = words.Default()
 	}
-	return &Bot{lvl: lvl, seed: seed, rng: engine.NewSource(seed), lex: lex}, nil
+	return &Bot{lvl: lvl, seed: seed, rng: engine.NewSource(seed), lex: lex, placeable: true}, nil
 }
 
 // NewBot returns a bot as an engine.Controller that is also an
@@ -194,30 +199,44 @@ func (b *Bot) plan(v *View) {
 			b.at = s.Deadline + 1
 		}
 	case PhaseChallenge:
-		w := s.Named[s.Pending]
+		// Challenge what the bot would vote down, let the rest pass (a
+		// word it is unsure of half the time aloud, else in silence).
 		var a Action
-		switch {
-		case b.knows(s, w.Word):
-			a = Allow()
-		case b.rng.Float64() < l.challenge:
+		switch b.opinion(s) {
+		case words.Reject:
 			a = Challenge()
-		case b.rng.IntN(2) == 0:
+		case words.Accept:
 			a = Allow()
 		default:
-			// Stay silent: the window runs out and the word is accepted.
-			b.at = s.Deadline + 1
-			return
+			if b.rng.IntN(2) == 0 {
+				b.at = s.Deadline + 1 // silent: the window runs out, the word stands
+				return
+			}
+			a = Allow()
 		}
 		b.act, b.at = &a, s.Now+b.judge(s)
 	case PhaseVote:
-		// Vote from the lexicon; abstain on a word it does not know.
-		if b.knows(s, s.Named[s.Pending].Word) {
+		switch b.opinion(s) {
+		case words.Accept:
 			a := Vote(true)
 			b.act, b.at = &a, s.Now+b.judge(s)
-		} else {
-			b.at = s.Deadline + 1
+		case words.Reject:
+			a := Vote(false)
+			b.act, b.at = &a, s.Now+b.judge(s)
+		default:
+			b.at = s.Deadline + 1 // abstain
 		}
 	}
+}
+
+// opinion is how the bot judges the word under judgement: as words.Opine
+// (the lexicon, the dictionary, then the word's place in WordNet).
+func (b *Bot) opinion(s *State) words.Opinion {
+	cat, ok := s.CategoryInPlay()
+	if !ok {
+		return words.Abstain
+	}
+	return words.Opine(b.lex, cat.ID, s.Named[s.Pending].Word, b.placeable)
 }
 
 // judge draws the time to challenge, allow or vote.
@@ -229,14 +248,6 @@ func (b *Bot) judge(s *State) int64 {
 // uniform draws a time in [lo, hi) ms.
 func (b *Bot) uniform(lo, hi float64) int64 {
 	return int64(lo + (hi-lo)*b.rng.Float64())
-}
-
-// knows reports whether the bot's lexicon (all of it, not only its
-// vocabulary: recognising a word is easier than finding one) fits the word
-// to the category in play.
-func (b *Bot) knows(s *State, word string) bool {
-	cat, ok := s.CategoryInPlay()
-	return ok && b.lex.Fits(cat.ID, word)
 }
 
 // inVocab reports whether the bot's vocabulary holds word of category cat:
@@ -265,7 +276,7 @@ func (b *Bot) vocabulary(cat string) *[26][]string {
 	}
 	v := new([26][]string)
 	for _, w := range b.lex.Words(cat) {
-		if !b.inVocab(cat, w) {
+		if !b.inVocab(cat, w) || words.Tier(w) > b.lvl.tier {
 			continue
 		}
 		if key, ok := fastKey(w); ok {

@@ -56,9 +56,10 @@ type (
 		Known  bool   `json:"known"`
 	}
 	// WindowEvent ("challenge-window"): the others may challenge until
-	// Deadline.
+	// Deadline. Known: the lexicon knows the word (the short window).
 	WindowEvent struct {
 		Deadline int64 `json:"deadline"`
+		Known    bool  `json:"known,omitempty"`
 	}
 	// ChallengeEvent ("challenge"): the acting seat challenged; the vote
 	// runs until Deadline.

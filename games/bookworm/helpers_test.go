@@ -46,13 +46,20 @@ var testLex = fakeLex{
 
 func testGame() Game { return Game{Deck: testDeck, Lexicon: testLex} }
 
-// newTest sets up n players with options (JSON or "").
+// newTest sets up n players with options (JSON or ""). Unless the options
+// set knownChallengeSeconds, a word the lexicon knows is taken at once: the
+// tests of other rules need no window after each known word (the disputes
+// of known words have their own tests).
 func newTest(t *testing.T, n int, options string) *Match {
 	t.Helper()
-	var raw []byte
-	if options != "" {
-		raw = []byte(options)
+	if !strings.Contains(options, "knownChallengeSeconds") {
+		if options == "" || options == "{}" {
+			options = `{"knownChallengeSeconds":0}`
+		} else {
+			options = `{"knownChallengeSeconds":0,` + strings.TrimPrefix(strings.TrimSpace(options), "{")
+		}
 	}
+	raw := []byte(options)
 	m, err := testGame().NewMatch([]string{"ann", "bob", "cy", "di", "eve", "fay"}[:n], raw)
 	if err != nil {
 		t.Fatal(err)

@@ -27,16 +27,17 @@ type Game struct {
 
 // Options are the table options. Absent fields take the defaults below.
 type Options struct {
-	Special          *bool `json:"special,omitempty"`          // play with the Special die (default true)
-	ThinkSeconds     *int  `json:"thinkSeconds,omitempty"`     // before the countdown (default 10)
-	CountdownSeconds *int  `json:"countdownSeconds,omitempty"` // the visible countdown (default 5)
-	ChallengeSeconds *int  `json:"challengeSeconds,omitempty"` // to challenge a word (default 4)
-	VoteSeconds      *int  `json:"voteSeconds,omitempty"`      // to vote (default 10)
-	Target           *int  `json:"target,omitempty"`           // points that end the game (default 21)
+	Special          *bool `json:"special,omitempty"`               // play with the Special die (default true)
+	ThinkSeconds     *int  `json:"thinkSeconds,omitempty"`          // before the countdown (default 10)
+	CountdownSeconds *int  `json:"countdownSeconds,omitempty"`      // the visible countdown (default 5)
+	ChallengeSeconds *int  `json:"challengeSeconds,omitempty"`      // to challenge a word the lexicon does not know (default 4)
+	KnownSeconds     *int  `json:"knownChallengeSeconds,omitempty"` // to challenge a word it knows (default 2; 0: never)
+	VoteSeconds      *int  `json:"voteSeconds,omitempty"`           // to vote (default 10)
+	Target           *int  `json:"target,omitempty"`                // points that end the game (default 21)
 }
 
 // DefaultSettings are the settings of a table with no options.
-var DefaultSettings = Settings{Special: true, ThinkMs: 10000, CountdownMs: 5000, ChallengeMs: 4000, VoteMs: 10000, Target: 21}
+var DefaultSettings = Settings{Special: true, ThinkMs: 10000, CountdownMs: 5000, ChallengeMs: 4000, KnownChallengeMs: 2000, VoteMs: 10000, Target: 21}
 
 // ParseOptions reads options strictly (nil or empty means defaults) and
 // checks their ranges.
@@ -67,6 +68,7 @@ func ParseOptions(raw json.RawMessage) (Settings, error) {
 		seconds(o.ThinkSeconds, "thinkSeconds", 0, &set.ThinkMs),
 		seconds(o.CountdownSeconds, "countdownSeconds", 1, &set.CountdownMs),
 		seconds(o.ChallengeSeconds, "challengeSeconds", 1, &set.ChallengeMs),
+		seconds(o.KnownSeconds, "knownChallengeSeconds", 0, &set.KnownChallengeMs),
 		seconds(o.VoteSeconds, "voteSeconds", 1, &set.VoteMs),
 	} {
 		if f != nil {

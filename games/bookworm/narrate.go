@@ -41,6 +41,9 @@ func (Game) Narrate(e engine.Event, players []string) []engine.Message {
 	case WordEvent:
 		return msg("bookworm.word", map[string]any{"who": who(e.Seat), "word": d.Word, "die": d.Die, "letter": d.Letter})
 	case WindowEvent:
+		if d.Known {
+			return msg("bookworm.challenge-window.known", nil)
+		}
 		return msg("bookworm.challenge-window", nil)
 	case ChallengeEvent:
 		return msg("bookworm.challenge", map[string]any{"who": who(e.Seat), "word": d.Word})

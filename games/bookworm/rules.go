@@ -33,7 +33,14 @@ const (
 	RuleOwnWord          = "own-word"
 	RuleAlreadyVoted     = "already-voted"
 	RuleAlreadyAllowed   = "already-allowed"
+	RuleRoundFull        = "round-full"
 )
+
+// MaxWordsPerRound bounds the words said in one round. Only rejections can
+// make a round long (each gives the speaker a fresh countdown), so a table
+// of real players never meets it; it keeps a player who names made-up
+// words without end from growing the state without bound.
+const MaxWordsPerRound = 500
 
 func refuse(rule, format string, args ...any) error {
 	return engine.Refuse(rule, fmt.Sprintf(format, args...))
@@ -332,6 +339,9 @@ func (s *State) checkName(p int8, a Action) (checked, error) {
 	if a.Letter != 0 && a.Letter != c.letter {
 		return c, refuse(RuleWrongLetter, "%q starts with %c, not %c", a.Word, c.letter-'a'+'A', a.Letter-'a'+'A')
 	}
+	if len(s.Named) >= MaxWordsPerRound {
+		return c, refuse(RuleRoundFull, "this round has had %d words, the most a round takes: take the ? die or give up", MaxWordsPerRound)
+	}
 	for _, w := range s.Named {
 		if w.Key == key {
 			return c, refuse(RuleAlreadyNamed, "%q was already named this round (as %q)", a.Word, w.Word)
@@ -518,16 +528,21 @@ func (s *State) name(e *emitter, p int8, a Action, c checked) {
 	known := s.Known(strings.TrimSpace(a.Word))
 	s.Named = append(s.Named, NamedWord{Seat: p, Word: strings.TrimSpace(a.Word), Key: c.key, Die: int8(a.Die),
 		From: c.from, Letter: c.letter, Known: known, Status: WordPending})
-	s.Pending = int8(len(s.Named) - 1)
+	s.Pending = int16(len(s.Named) - 1)
 	e.add("word", WordEvent{Word: strings.TrimSpace(a.Word), Die: a.Die, Letter: string(rune(c.letter - 'a' + 'A')),
 		From: int(c.from), Known: known})
+	window := s.cfg.Set.ChallengeMs
 	if known {
-		s.accept(e)
-		return
+		// Any word may be disputed (the rulebook); one the lexicon knows
+		// gets the short window, so a game of common words stays fast.
+		if window = s.cfg.Set.KnownChallengeMs; window == 0 {
+			s.accept(e)
+			return
+		}
 	}
 	s.Phase, s.Allowed = PhaseChallenge, 0
-	s.Deadline = s.Now + s.cfg.Set.ChallengeMs
-	e.add("challenge-window", WindowEvent{Deadline: s.Deadline})
+	s.Deadline = s.Now + window
+	e.add("challenge-window", WindowEvent{Deadline: s.Deadline, Known: known})
 }
 
 // verdict closes a vote: the word stands unless rejections outnumber

@@ -80,8 +80,9 @@ func TestAlreadyNamed(t *testing.T) {
 	}
 }
 
-// A word the lexicon knows takes its die at once; the next player's clock
-// starts from that moment.
+// With knownChallengeSeconds 0 (the tests' default, see newTest) a word the
+// lexicon knows takes its die at once; the next player's clock starts from
+// that moment.
 func TestKnownWordIsTakenAtOnce(t *testing.T) {
 	m := atTurns(t, 3, "", roll("a-z")...)
 	ev := do(t, m, 1, 3200, Name("Dog", 1))
@@ -127,5 +128,42 @@ func TestSteals(t *testing.T) {
 	// Stealing never ends the round; five white dice are still out.
 	if m.S.Phase != PhaseName || m.S.WhiteInDisplay() != 5 {
 		t.Fatalf("phase %v display %d", m.S.Phase, m.S.WhiteInDisplay())
+	}
+}
+
+// Any word may be disputed, as the rulebook says: a word the lexicon knows
+// opens the short window (knownChallengeSeconds, 2 by default), and a
+// challenge of it goes to the same vote as any other.
+func TestKnownWordCanBeDisputed(t *testing.T) {
+	const opts = `{"knownChallengeSeconds":2}`
+	m := atTurns(t, 3, opts, roll("a-z")...)
+	if ev := do(t, m, 1, 3200, Name("Dog", 1)); kinds(ev) != "word challenge-window" {
+		t.Fatalf("events %s", kinds(ev))
+	}
+	if m.S.Phase != PhaseChallenge || m.S.Deadline != 5200 || !m.S.Named[0].Known {
+		t.Fatalf("phase %v deadline %d known %v", m.S.Phase, m.S.Deadline, m.S.Named[0].Known)
+	}
+	do(t, m, 2, 4000, Challenge())
+	do(t, m, 0, 4100, Vote(false))
+	ev := do(t, m, 2, 4200, Vote(false))
+	if !strings.Contains(kinds(ev), "verdict") || m.S.Named[0].Status != WordRejected || m.S.Owner[1] != Display {
+		t.Fatalf("events %s status %v owner %d", kinds(ev), m.S.Named[0].Status, m.S.Owner[1])
+	}
+
+	// Let pass by everyone: taken at once, the next turn starts then.
+	m = atTurns(t, 3, opts, roll("a-z")...)
+	do(t, m, 1, 3200, Name("Dog", 1))
+	do(t, m, 2, 3300, Allow())
+	ev = do(t, m, 0, 3400, Allow())
+	if !strings.Contains(kinds(ev), "take") || m.S.Owner[1] != 1 || m.S.Current != 2 || m.S.CountdownAt != 13400 {
+		t.Fatalf("events %s owner %d current %d countdown %d", kinds(ev), m.S.Owner[1], m.S.Current, m.S.CountdownAt)
+	}
+
+	// Nobody acts: the window runs out and the word is taken.
+	m = atTurns(t, 3, opts, roll("a-z")...)
+	do(t, m, 1, 3200, Name("Dog", 1))
+	refused(t, m, engine.SystemSeat, 5199, Timeout(), RuleNotYetTimedOut)
+	if ev := do(t, m, engine.SystemSeat, 5200, Timeout()); !strings.Contains(kinds(ev), "take") || m.S.Owner[1] != 1 {
+		t.Fatalf("events %s owner %d", kinds(ev), m.S.Owner[1])
 	}
 }

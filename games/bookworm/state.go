@@ -49,7 +49,7 @@ type NamedWord struct {
 	Die    int8
 	From   int8 // Display, or the seat robbed
 	Letter byte
-	Known  bool   // the lexicon knew it: taken without a challenge window
+	Known  bool   // the lexicon knew it: its window is the short one (knownChallengeSeconds)
 	Status string // WordPending, WordAccepted or WordRejected
 }
 
@@ -59,8 +59,11 @@ type Settings struct {
 	ThinkMs     int64
 	CountdownMs int64
 	ChallengeMs int64
-	VoteMs      int64
-	Target      int
+	// KnownChallengeMs is the window to dispute a word the lexicon knows
+	// (0: the lexicon settles it, the word is taken at once).
+	KnownChallengeMs int64
+	VoteMs           int64
+	Target           int
 }
 
 // config is what never changes during a game; clones share it.
@@ -100,7 +103,7 @@ type State struct {
 	CardsLeft uint8             // in the centre
 
 	Named   []NamedWord
-	Pending int8 // index in Named of the word under judgement (-1 none)
+	Pending int16 // index in Named of the word under judgement (-1 none)
 
 	Challenger int8
 	Allowed    uint8 // bit per seat: let the word pass

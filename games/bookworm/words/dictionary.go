@@ -162,9 +162,9 @@ func (o Opinion) String() string {
 //   - Reject a word that is not a word at all (made up, misspelt);
 //   - for a real word the lexicon does not know, by its place in WordNet's
 //     noun hierarchy (Place): Abstain when it lies inside or near the
-//     category (the table decides), else Reject; a word with no noun sense
-//     is Abstain for a category answered with adjectives (feelings), else
-//     Reject.
+//     category (the table decides), else Reject (a word with no noun sense
+//     too); in a category answered with adjectives (feelings), always
+//     Abstain: the hierarchy places nouns only.
 //
 // placeable says whether the word's language has the noun hierarchy
 // (English); without it a real word the lexicon lacks is Abstain.
@@ -178,13 +178,14 @@ func Opine(lx Lexicon, categoryID, word string, placeable bool) Opinion {
 	if !placeable {
 		return Abstain
 	}
+	if TakesAdjectives(categoryID) {
+		// The hierarchy holds nouns: it cannot place "shy" among
+		// character traits, whatever its noun senses (a throw).
+		return Abstain
+	}
 	switch Place(categoryID, word) {
 	case Inside, Near:
 		return Abstain
-	case NoNoun:
-		if TakesAdjectives(categoryID) {
-			return Abstain
-		}
 	}
 	return Reject
 }
