@@ -130,6 +130,14 @@ func TestBookwormTypeAndTake(t *testing.T) {
 		t.Fatalf("enter did not go on to the die: stage %d, die %d", g.bw().stage, g.bw().sel)
 	}
 	g.press(fmt.Sprint(d), "enter")
+	if lm := g.lastMove(); lm.Seat != 1 || !strings.Contains(string(lm.Action), w) {
+		t.Fatalf("last move %+v", lm)
+	}
+	// A known word may be disputed too: its short window runs out.
+	if g.st().Phase != bookworm.PhaseChallenge || g.st().Deadline-g.Now() != 2000 {
+		t.Fatalf("after a known word: phase %s, window %d ms", g.st().Phase, g.st().Deadline-g.Now())
+	}
+	g.advance(g.st().Deadline - g.Now() + 1)
 	if g.st().Owner[d] != 1 {
 		t.Fatalf("die %d belongs to %d, want bob (1); message %q", d, g.st().Owner[d], g.Message())
 	}
@@ -137,9 +145,6 @@ func TestBookwormTypeAndTake(t *testing.T) {
 		t.Fatalf("after the take: current %d, word field %q", g.st().Current, g.bw().word)
 	}
 	g.wantOnScreen("✓ "+w+" (bob)", "ann, your word: ▌")
-	if lm := g.lastMove(); lm.Seat != 1 || !strings.Contains(string(lm.Action), w) {
-		t.Fatalf("last move %+v", lm)
-	}
 }
 
 func TestBookwormRefusedWordShowsReason(t *testing.T) {
@@ -289,7 +294,7 @@ func TestBookwormWordAtTheDeadlineCounts(t *testing.T) {
 	}
 	g.typeWord(w)
 	g.press(fmt.Sprint(d), "enter")
-	if g.st().Owner[d] != 1 {
+	if n := len(g.st().Named); n != 1 || g.st().Phase != bookworm.PhaseChallenge {
 		t.Fatalf("a word at the deadline was refused: %q", g.Message())
 	}
 }
