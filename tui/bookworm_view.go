@@ -286,8 +286,12 @@ func (m *Bookworm) judgingLines(v *bookworm.View) []string {
 	face := bookworm.FaceLabel(s.FaceName(j.Die))
 	var out []string
 	if s.Phase == bookworm.PhaseChallenge {
-		out = append(out, fmt.Sprintf("%s %q by %s for die %d %s — not in the word list: challenge it? %s left",
-			styleTurn.Render("▶ Judging"), j.Word, j.Speaker, j.Die, face, secs(v.Deadline-m.sh.Now())))
+		verdict := "not in the word list: challenge it?"
+		if j.Known {
+			verdict = "in the word list: dispute it?"
+		}
+		out = append(out, fmt.Sprintf("%s %q by %s for die %d %s — %s %s left",
+			styleTurn.Render("▶ Judging"), j.Word, j.Speaker, j.Die, face, verdict, secs(v.Deadline-m.sh.Now())))
 		line := "may challenge: " + strings.Join(waiting, ", ")
 		if len(j.Allowed) > 0 {
 			line += " · let it pass: " + strings.Join(j.Allowed, ", ")

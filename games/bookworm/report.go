@@ -85,6 +85,8 @@ type JudgingReport struct {
 	Challenger string            `json:"challenger,omitempty"`
 	Allowed    []string          `json:"allowed"`
 	Votes      map[string]string `json:"votes"`
+	// Known: the lexicon knows the word (its window is the short one).
+	Known bool `json:"known,omitempty"`
 }
 
 // RoundReport is how the last round was scored.
@@ -148,7 +150,7 @@ func (m *Match) Report() Report {
 	}
 	if s.Pending >= 0 {
 		w := s.Named[s.Pending]
-		j := &JudgingReport{Speaker: m.name(int(w.Seat)), Word: w.Word, Die: int(w.Die), Allowed: []string{}, Votes: map[string]string{}}
+		j := &JudgingReport{Speaker: m.name(int(w.Seat)), Word: w.Word, Die: int(w.Die), Allowed: []string{}, Votes: map[string]string{}, Known: w.Known}
 		if s.Challenger >= 0 {
 			j.Challenger = m.name(int(s.Challenger))
 		}

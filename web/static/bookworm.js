@@ -233,7 +233,7 @@ function judgingEl(view) {
   const others = (view.players || []).map((p) => p.name).filter((n) => n !== j.speaker);
   const body = [];
   if (view.phase === 'challenge') {
-    body.push(h('p', null, t('bw.judge.window', { name: j.speaker })));
+    body.push(h('p', null, t(j.known ? 'bw.judge.window.known' : 'bw.judge.window', { name: j.speaker })));
     body.push(h('p', { class: 'small' }, t('bw.judge.allowed', {
       names: j.allowed && j.allowed.length ? j.allowed.join(', ') : t('bw.nobody'),
     })));
