@@ -38,6 +38,9 @@ type OptionType string
 const (
 	OptionBool OptionType = "bool"
 	OptionInt  OptionType = "int"
+	// OptionChoice is one of a few named values (a word language): a
+	// string, one of Values.
+	OptionChoice OptionType = "choice"
 	// OptionJSON is a structured value (a whole layout): scripts and the
 	// API accept it; forms and flags do not offer it.
 	OptionJSON OptionType = "json"
@@ -72,6 +75,37 @@ type OptionSpec struct {
 	Choices []int `json:"choices,omitempty"`
 	// OnePlayerOnly options matter only in the one-player mode.
 	OnePlayerOnly bool `json:"onePlayerOnly,omitempty"`
+	// Values are a choice option's values, in the order a form offers them.
+	Values []OptionValue `json:"values,omitempty"`
+}
+
+// OptionValue is one value of a choice option.
+type OptionValue struct {
+	Value string `json:"value"`
+	// Label is the message key of its name for people.
+	Label string `json:"label"`
+	// Hint is the message key of what a player should know when choosing
+	// it ("bots know fewer French words"), if anything.
+	Hint string `json:"hint,omitempty"`
+}
+
+// HasValue reports whether v is one of a choice option's values.
+func (o OptionSpec) HasValue(v string) bool {
+	for _, x := range o.Values {
+		if x.Value == v {
+			return true
+		}
+	}
+	return false
+}
+
+// ValueNames lists a choice option's values, for messages.
+func (o OptionSpec) ValueNames() []string {
+	out := make([]string, len(o.Values))
+	for i, x := range o.Values {
+		out[i] = x.Value
+	}
+	return out
 }
 
 // BotSpec is one bot kind.
@@ -172,6 +206,17 @@ func (info Info) Validate() error {
 			var n int
 			if json.Unmarshal(o.Default, &n) != nil || n < o.Min || n > o.Max {
 				bad("%s: default %s is not an int in %d..%d", what, o.Default, o.Min, o.Max)
+			}
+		case OptionChoice:
+			var v string
+			if json.Unmarshal(o.Default, &v) != nil || !o.HasValue(v) {
+				bad("%s: default %s is not one of its values", what, o.Default)
+			}
+			for _, x := range o.Values {
+				key(what+" value "+x.Value, x.Label)
+				if x.Hint != "" {
+					key(what+" value "+x.Value+" hint", x.Hint)
+				}
 			}
 		case OptionJSON:
 			if o.Flag != "" {

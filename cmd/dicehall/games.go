@@ -77,6 +77,9 @@ func writeGameInfo(w io.Writer, info engine.Info) {
 		if o.Type == engine.OptionInt {
 			line += fmt.Sprintf(" %d..%d", o.Min, o.Max)
 		}
+		if o.Type == engine.OptionChoice {
+			line += " " + strings.Join(o.ValueNames(), "|")
+		}
 		if d := string(o.Default); d != "" && d != "null" {
 			line += ", default " + d
 		}

@@ -211,6 +211,8 @@ func (o *optionFlag) register(f *pflag.FlagSet) {
 			}
 		}
 		f.Int(o.name, def, usage)
+	case engine.OptionChoice:
+		f.String(o.name, "", usage+" (one of "+strings.Join(first.ValueNames(), ", ")+")")
 	}
 }
 
@@ -249,6 +251,12 @@ func optionsJSON(f *pflag.FlagSet, flags []*optionFlag, info engine.Info) (json.
 				return nil, fmt.Errorf("--%s %d: %s takes %d to %d", o.name, n, info.ID, spec.Min, spec.Max)
 			}
 			opts[spec.Name] = n
+		case engine.OptionChoice:
+			v, _ := f.GetString(o.name)
+			if !spec.HasValue(v) {
+				return nil, fmt.Errorf("--%s %q: %s takes one of %s", o.name, v, info.ID, strings.Join(spec.ValueNames(), ", "))
+			}
+			opts[spec.Name] = v
 		}
 	}
 	if len(opts) == 0 {

@@ -208,6 +208,14 @@ func (s *suite) checkInfo(tb testing.TB) {
 			refused(fmt.Sprintf(`{%q:"7"}`, o.Name), "not an int")
 		case engine.OptionBool:
 			refused(fmt.Sprintf(`{%q:1}`, o.Name), "not a bool")
+		case engine.OptionChoice:
+			refused(fmt.Sprintf(`{%q:"no-such-value"}`, o.Name), fmt.Sprintf("Info says one of %v", o.ValueNames()))
+			refused(fmt.Sprintf(`{%q:1}`, o.Name), "not a string")
+			for _, v := range o.Values {
+				if st, err := s.newGame(n, []byte(fmt.Sprintf(`{%q:%q}`, o.Name, v.Value))); err != nil || st == nil {
+					tb.Errorf("New refuses %s %q, one of its values: %v", o.Name, v.Value, err)
+				}
+			}
 		}
 	}
 }

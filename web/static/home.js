@@ -82,6 +82,17 @@ function optionField(g, o) {
       h('input', { id, type: 'checkbox', checked: v, 'aria-describedby': hintId, onchange: (e) => setOption(g, o, e.target.checked) }),
       h('label', { for: id }, t(o.label))), hint];
   }
+  if (o.type === 'choice') {
+    // A named value (the word language); its own hint says what choosing
+    // it means (where bots play it less well), beside the option's.
+    const cur = (o.values || []).find((x) => x.value === v);
+    const valueHintId = cur && cur.hint ? id + '-value-hint' : undefined;
+    const described = [hintId, valueHintId].filter(Boolean).join(' ') || undefined;
+    return [h('p', { class: 'field' }, h('label', { for: id }, t(o.label)),
+      h('select', { id, 'aria-describedby': described, onchange: (e) => { setOption(g, o, e.target.value); renderForm(); } },
+        (o.values || []).map((x) => h('option', { value: x.value, selected: x.value === v }, t(x.label))))),
+    hint, valueHintId ? h('p', { class: 'note small', id: valueHintId, role: 'note' }, t(cur.hint)) : null];
+  }
   let input;
   if (o.choices && o.choices.length) {
     const values = o.choices.includes(v) ? o.choices : [...o.choices, v].sort((a, b) => a - b);
