@@ -276,7 +276,7 @@ func (b *Bot) vocabulary(cat string) *[26][]string {
 	}
 	v := new([26][]string)
 	for _, w := range b.lex.Words(cat) {
-		if !b.inVocab(cat, w) || words.Tier(w) > b.lvl.tier {
+		if !b.inVocab(cat, w) || words.Tier(cat, w) > b.lvl.tier {
 			continue
 		}
 		if key, ok := fastKey(w); ok {

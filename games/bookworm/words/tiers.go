@@ -12,12 +12,13 @@ import (
 //go:embed data/tiers.txt
 var tiersTxt string
 
-var loadTiers = sync.OnceValue(func() *sortedLines {
-	i := 0
-	for strings.HasPrefix(tiersTxt[i:], "#") {
-		i += strings.IndexByte(tiersTxt[i:], '\n') + 1
+var loadTiers = sync.OnceValue(func() map[string]*sortedLines {
+	out := map[string]*sortedLines{}
+	for _, sec := range strings.Split(tiersTxt, "\n@")[1:] {
+		id, body, _ := strings.Cut(sec, "\n")
+		out[id] = newSortedLines(body)
 	}
-	return newSortedLines(tiersTxt[i:])
+	return out
 })
 
 // Tier levels: how common a word is. Bots name words of the tiers their
@@ -28,13 +29,19 @@ const (
 	Rare     = 3 // anything else: "enchiridion", "admission charge"
 )
 
-// Tier says how common a category word is (normalized, as Words lists it):
-// Everyday, Common or Rare. The tiers come from the size of the smallest
-// Debian word list holding each word (wamerican/wbritish small and default);
-// a phrase takes its rarest word's tier, two tiers rarer when WordNet's
-// corpus counts never saw the phrase. See internal/taxo.
-func Tier(word string) int {
-	v, ok := loadTiers().find(word)
+// Tier says how common a word of the category is (normalized, as Words
+// lists it): Everyday, Common or Rare. The tiers come from the size of the
+// smallest Debian word list holding each word (wamerican/wbritish small and
+// default); a phrase takes its rarest word's tier, two tiers rarer when
+// WordNet's corpus counts never saw the phrase; and a word is one tier rarer
+// in a category it belongs to only by a sense the corpus never saw ("levee"
+// as a party). See internal/taxo.
+func Tier(categoryID, word string) int {
+	l := loadTiers()[categoryID]
+	if l == nil {
+		return Rare
+	}
+	v, ok := l.find(word)
 	if !ok || v == "" {
 		return Rare
 	}

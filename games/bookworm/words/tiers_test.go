@@ -4,15 +4,15 @@ import "testing"
 
 func TestTier(t *testing.T) {
 	for _, c := range []struct {
-		word string
-		want int
+		cat, word string
+		want      int
 	}{
-		{"cow", Everyday}, {"teacher", Everyday}, {"ice cream", Everyday},
-		{"enchiridion", Rare}, {"hornbook", Rare}, {"admission charge", Rare},
-		{"not a lexicon word at all", Rare},
+		{"farm_animals", "cow", Everyday}, {"jobs", "teacher", Everyday}, {"sweets", "ice cream", Everyday},
+		{"money", "admission charge", Rare}, {"animals", "boxer", Common}, // a dog only by its second sense,
+		{"animals", "not a lexicon word at all", Rare}, {"no-such-category", "cow", Rare},
 	} {
-		if got := Tier(c.word); got != c.want {
-			t.Errorf("Tier(%q) = %d, want %d", c.word, got, c.want)
+		if got := Tier(c.cat, c.word); got != c.want {
+			t.Errorf("Tier(%s, %q) = %d, want %d", c.cat, c.word, got, c.want)
 		}
 	}
 }

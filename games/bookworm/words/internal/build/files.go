@@ -74,6 +74,6 @@ func Files(in Inputs) (map[string][]byte, *Result, error) {
 		"lexicon.txt":       res.Bytes(),
 		"dictionary.txt.gz": dict.Text(dw),
 		"taxonomy.txt.gz":   taxo.Build(db, cats),
-		"tiers.txt":         taxo.Tiers(res.AllWords(), set(small), set(known), db),
+		"tiers.txt":         taxo.Tiers(res.Order, res.Lists, res.SenseTags, set(small), set(known), db),
 	}, res, nil
 }
