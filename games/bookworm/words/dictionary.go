@@ -16,6 +16,14 @@ import (
 //go:embed data/dictionary.txt.gz
 var dictionaryGz []byte
 
+// dictionaryFRGz is the French general dictionary, likewise: Debian's
+// French word list (wfrench), every French category word and its plurals,
+// and the French words of FreeDict's English-French and French-English
+// dictionaries.
+//
+//go:embed data/dictionary_fr.txt.gz
+var dictionaryFRGz []byte
+
 // dictionary is the decompressed list and where each line starts: a binary
 // search over offsets, no string per word.
 type dictionary struct {
@@ -23,11 +31,15 @@ type dictionary struct {
 	start []uint32
 }
 
-var loadDictionary = sync.OnceValue(func() *dictionary {
-	text, err := dict.Gunzip(dictionaryGz)
+var loadDictionary = sync.OnceValue(func() *dictionary { return newDictionary(dictionaryGz, "dictionary") })
+
+var loadDictionaryFR = sync.OnceValue(func() *dictionary { return newDictionary(dictionaryFRGz, "dictionary_fr") })
+
+func newDictionary(gz []byte, name string) *dictionary {
+	text, err := dict.Gunzip(gz)
 	if err != nil {
 		// The file is embedded and tested: a broken one never ships.
-		panic("bookworm/words: dictionary: " + err.Error())
+		panic("bookworm/words: " + name + ": " + err.Error())
 	}
 	d := &dictionary{text: string(text), start: make([]uint32, 0, 1<<18)}
 	for i := 0; i < len(d.text); {
@@ -39,7 +51,7 @@ var loadDictionary = sync.OnceValue(func() *dictionary {
 		i += j + 1
 	}
 	return d
-})
+}
 
 func (d *dictionary) line(i int) string {
 	s := d.text[d.start[i]:]
@@ -58,13 +70,16 @@ func (d *dictionary) has(w string) bool {
 // of its words is in the general dictionary (every WordNet lemma of every part
 // of speech with its inflections, Debian's American and British word lists,
 // and every category word). "ice cream" is a word because "ice" and "cream"
-// are; "sxqzt" is not. It says nothing about any category.
-func IsWord(word string) bool {
+// are; "sxqzt" is not. It says nothing about any category. It is English's
+// dictionary: Lexicon.IsWord is the dictionary of the lexicon's language.
+func IsWord(word string) bool { return loadDictionary().isWord(word) }
+
+// isWord reports whether every word of Normalize(word) is in d.
+func (d *dictionary) isWord(word string) bool {
 	parts := strings.Fields(Normalize(word))
 	if len(parts) == 0 {
 		return false
 	}
-	d := loadDictionary()
 	for _, p := range parts {
 		if !d.has(p) {
 			return false
@@ -103,13 +118,14 @@ func (v Verdict) String() string {
 func (v Verdict) MarshalText() ([]byte, error) { return []byte(v.String()), nil }
 
 // Judge gives lx's verdict on word for the category: Fits when lx knows it
-// to fit, else Unknown when it is a real word (IsWord), else NotAWord. A word
-// the lexicon fits is never NotAWord, even if the dictionary lacks it.
+// to fit, else Unknown when it is a real word of lx's language (lx.IsWord),
+// else NotAWord. A word the lexicon fits is never NotAWord, even if the
+// dictionary lacks it.
 func Judge(lx Lexicon, categoryID, word string) Verdict {
 	switch {
 	case lx.Fits(categoryID, word):
 		return Fits
-	case IsWord(word):
+	case lx.IsWord(word):
 		return Unknown
 	}
 	return NotAWord

@@ -2,7 +2,9 @@ package words_test
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -82,6 +84,52 @@ func TestGeneratedUpToDate(t *testing.T) {
 	}
 	if gen := dict.Text(dw); !bytes.Equal(gen, committed) {
 		t.Errorf("data/dictionary.txt.gz is out of date with WordNet and the word lists: run go generate ./games/bookworm/words (first difference: %s)", firstDiff(string(committed), string(gen)))
+	}
+
+	t.Run("fr", func(t *testing.T) { checkFrench(t, s, db, res) })
+}
+
+// checkFrench is TestGeneratedUpToDate for the French lists and dictionary
+// (data/lexicon_fr.txt, data/dictionary_fr.txt.gz), made from the English
+// lists, categories_fr.txt, FreeDict and wfrench. Without those Debian
+// packages it skips, except under DICEHALL_WORDNET=require (CI: scripts/test.sh
+// installs them).
+func checkFrench(t *testing.T, s *spec.Spec, db *wordnet.DB, en *build.Result) {
+	fr, err := build.LoadFrench("categories_fr.txt", build.FreeDictDir, dict.FrenchWordLists)
+	if errors.Is(err, fs.ErrNotExist) {
+		if os.Getenv("DICEHALL_WORDNET") == "require" {
+			t.Fatalf("French sources required (DICEHALL_WORDNET=require) but not found: %v", err)
+		}
+		t.Skipf("French sources not installed (apt-get install %s); skipping the French generated-data check: %v", build.FrenchPackages, err)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := build.GenerateFR(s, db, fr.Lang, en, fr.Bridge, fr.Known)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := os.ReadFile("data/lexicon_fr.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := res.BytesFR(); !bytes.Equal(got, want) {
+		t.Errorf("data/lexicon_fr.txt is out of date with categories_fr.txt, categories.txt or FreeDict: run go generate ./games/bookworm/words (first difference: %s)", firstDiff(string(want), string(got)))
+	}
+	dw, err := dict.BuildFR(dict.FrenchWordLists, append(res.AllWords(), fr.Bridge.Words()...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	gz, err := os.ReadFile("data/dictionary_fr.txt.gz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	committed, err := dict.Gunzip(gz)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if gen := dict.Text(dw); !bytes.Equal(gen, committed) {
+		t.Errorf("data/dictionary_fr.txt.gz is out of date with wfrench and the French lists: run go generate ./games/bookworm/words (first difference: %s)", firstDiff(string(committed), string(gen)))
 	}
 }
 

@@ -57,6 +57,12 @@ type Result struct {
 	Lists    map[string][]string // category ID → sorted normalized words
 	Order    []string            // category IDs in spec order
 	Warnings []string            // stale additions/exclusions, unknown seeds
+
+	// Synsets are, per category, the synsets its words were taken from
+	// (by offset), and Added its hand-made additions, normalized: the
+	// French lists bridge only words whose main sense is the category's.
+	Synsets map[string]map[uint32]bool
+	Added   map[string]map[string]bool
 }
 
 // Generate builds every category of s from db. known is the American and
@@ -64,13 +70,18 @@ type Result struct {
 // nil adds none.
 func Generate(s *spec.Spec, db *wordnet.DB, known map[string]uint8) (*Result, error) {
 	g := gen{db: db, genus: genusNames(db), known: known}
-	res := &Result{Lists: map[string][]string{}}
+	res := &Result{Lists: map[string][]string{}, Synsets: map[string]map[uint32]bool{}, Added: map[string]map[string]bool{}}
 	for _, c := range s.Categories() {
 		list, warn, err := g.category(c)
 		if err != nil {
 			return nil, err
 		}
 		res.Lists[c.ID] = list
+		res.Synsets[c.ID] = g.seen
+		res.Added[c.ID] = map[string]bool{}
+		for _, w := range c.Add {
+			res.Added[c.ID][normal.Normalize(w)] = true
+		}
 		res.Order = append(res.Order, c.ID)
 		res.Warnings = append(res.Warnings, warn...)
 	}
@@ -104,6 +115,7 @@ type gen struct {
 	db    *wordnet.DB
 	genus map[string]bool
 	known map[string]uint8
+	seen  map[uint32]bool // the synsets the last category walked
 }
 
 func (g *gen) resolve(ref string) (*wordnet.Synset, error) {
@@ -148,6 +160,7 @@ func (g *gen) category(c *spec.Category) ([]string, []string, error) {
 	}
 	var queue []item
 	seen := map[uint32]bool{}
+	g.seen = seen
 	for _, ref := range c.Seeds {
 		max := c.Depth
 		if r, n, ok := strings.Cut(ref, "/"); ok {
