@@ -95,7 +95,7 @@ func TestGeneratedUpToDate(t *testing.T) {
 // packages it skips, except under DICEHALL_WORDNET=require (CI: scripts/test.sh
 // installs them).
 func checkFrench(t *testing.T, s *spec.Spec, db *wordnet.DB, en *build.Result) {
-	fr, err := build.LoadFrench("categories_fr.txt", build.FreeDictDir, dict.FrenchWordLists)
+	fr, err := build.LoadFrench("categories_fr.txt", build.FreeDictDir, dict.FrenchWordLists, dict.WordLists)
 	if errors.Is(err, fs.ErrNotExist) {
 		if os.Getenv("DICEHALL_WORDNET") == "require" {
 			t.Fatalf("French sources required (DICEHALL_WORDNET=require) but not found: %v", err)
@@ -105,7 +105,7 @@ func checkFrench(t *testing.T, s *spec.Spec, db *wordnet.DB, en *build.Result) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := build.GenerateFR(s, db, fr.Lang, en, fr.Bridge, fr.Known)
+	res, err := build.GenerateFR(s, db, fr.Lang, en, fr.Bridge, fr)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -39,7 +39,7 @@ func main() {
 		fmt.Fprintln(os.Stderr, "gen:", err)
 		os.Exit(1)
 	}
-	if err := runFR(s, db, en, *fr, *freedictDir, *out, strings.Split(*frLists, ","), *quiet); err != nil {
+	if err := runFR(s, db, en, *fr, *freedictDir, *out, strings.Split(*lists, ","), strings.Split(*frLists, ","), *quiet); err != nil {
 		fmt.Fprintln(os.Stderr, "gen:", err)
 		os.Exit(1)
 	}
@@ -94,9 +94,9 @@ func english(wn, specPath string, lists []string) (*spec.Spec, *wordnet.DB, *bui
 // runFR writes the French lexicon and dictionary. When a Debian package it
 // reads is missing it says so and writes nothing: the English data does not
 // need it.
-func runFR(s *spec.Spec, db *wordnet.DB, en *build.Result, frPath, freedictDir, out string, frLists []string, quiet bool) error {
+func runFR(s *spec.Spec, db *wordnet.DB, en *build.Result, frPath, freedictDir, out string, enLists, frLists []string, quiet bool) error {
 	start := time.Now()
-	fr, err := build.LoadFrench(frPath, freedictDir, frLists)
+	fr, err := build.LoadFrench(frPath, freedictDir, frLists, enLists)
 	if errors.Is(err, fs.ErrNotExist) {
 		fmt.Fprintf(os.Stderr, "gen: French skipped, data/*_fr.* left as they are: %v (install Debian's %s)\n", err, build.FrenchPackages)
 		return nil
@@ -104,7 +104,7 @@ func runFR(s *spec.Spec, db *wordnet.DB, en *build.Result, frPath, freedictDir, 
 	if err != nil {
 		return err
 	}
-	res, err := build.GenerateFR(s, db, fr.Lang, en, fr.Bridge, fr.Known)
+	res, err := build.GenerateFR(s, db, fr.Lang, en, fr.Bridge, fr)
 	if err != nil {
 		return err
 	}

@@ -31,6 +31,7 @@ const MaxWordsFR = 4
 // English word → French translations (nouns), all normalized.
 type Bridge struct {
 	toFR map[string][]string
+	noun map[string]bool // French nouns of the French-English dictionary
 }
 
 // NewBridge joins FreeDict's English-French entries (enfr) and
@@ -48,7 +49,7 @@ func NewBridge(enfr, fren []freedict.Entry) *Bridge {
 			notNoun[h] = true
 		}
 	}
-	b := &Bridge{toFR: map[string][]string{}}
+	b := &Bridge{toFR: map[string][]string{}, noun: noun}
 	seen := map[[2]string]bool{}
 	add := func(en, fr string) {
 		en, fr = normal.Normalize(en), normal.Normalize(fr)
@@ -106,7 +107,8 @@ func playableFR(w string) bool {
 // GenerateFR builds the French list of every category of s from the
 // English lists en (Generate's result):
 //
-//   - each English word's French translations in the bridge (cat → chat),
+//   - each English word's French translations in the bridge (cat → chat)
+//     that are not English words left untranslated (enKnown, frKnown),
 //     when one of the word's two most frequent WordNet noun senses is one
 //     the category took, or the English list adds it by hand: "date" is
 //     among Fruit for its eighth sense, so its translations (rendez-vous)
@@ -114,12 +116,15 @@ func playableFR(w string) bool {
 //   - for categories of proper names (names, names-only), the English names
 //     themselves: most are written alike in French (Mozart, Picasso,
 //     Berlin), and the rest (Londres, Tamise) are added by hand;
-//   - an English word that is also a French word (frKnown: the French word
-//     list, normalized) of at least four letters, taken as the same word
+//   - an English word that is also a French word (a whole line of the French
+//     word list, normalized: not "beef" for "roast-beef") of at least four letters, taken as the same word
 //     (piano, tennis, koala, tango): the loanwords and cognates French
-//     shares with English;
+//     shares with English (hamster, glacier); but not an English agent noun
+//     in -er that FreeDict does not know as a French noun: it is mostly a
+//     French verb (composer, engraver);
 //   - then the translation's hand-made additions, less its exclusions.
-func GenerateFR(s *spec.Spec, db *wordnet.DB, l *spec.Lang, en *Result, b *Bridge, frKnown map[string]uint8) (*Result, error) {
+func GenerateFR(s *spec.Spec, db *wordnet.DB, l *spec.Lang, en *Result, b *Bridge, fr *French) (*Result, error) {
+	enKnown, frKnown := fr.EnKnown, fr.Known
 	if err := l.Check(s); err != nil {
 		return nil, err
 	}
@@ -133,11 +138,13 @@ func GenerateFR(s *spec.Spec, db *wordnet.DB, l *spec.Lang, en *Result, b *Bridg
 				continue
 			}
 			for _, f := range b.French(w) {
-				set[f] = true
+				if c.Names || !english(enKnown, frKnown, f) { // Nil, Alger: names are in neither list
+					set[f] = true
+				}
 			}
 			if c.Names && playableFR(w) {
 				set[w] = true
-			} else if len(w) >= 4 && !strings.Contains(w, " ") && frKnown[w] != 0 {
+			} else if len(w) >= 4 && fr.Whole[w] != 0 && (!agentNoun(w, enKnown) || b.noun[w]) {
 				set[w] = true
 			}
 		}
@@ -174,16 +181,19 @@ const FrenchPackages = "wfrench dict-freedict-eng-fra dict-freedict-fra-eng"
 
 // French is what the French lists are made from, besides the English ones.
 type French struct {
-	Lang   *spec.Lang       // categories_fr.txt
-	Bridge *Bridge          // FreeDict, both directions
-	Known  map[string]uint8 // the French word lists (wfrench), normalized
-	Lists  []string         // their paths
+	Lang    *spec.Lang       // categories_fr.txt
+	Bridge  *Bridge          // FreeDict, both directions
+	Known   map[string]uint8 // the French word lists (wfrench), normalized, every word of a line
+	Whole   map[string]uint8 // their one-word lines: "beef" is in Known for "roast-beef", not in Whole
+	Lists   []string         // their paths
+	EnKnown map[string]uint8 // the English word lists (dict.Known)
 }
 
 // LoadFrench reads the translation file, FreeDict's dictionaries from
-// freedictDir and the French word lists. An error wrapping fs.ErrNotExist
-// means a Debian package is missing (FrenchPackages).
-func LoadFrench(langPath, freedictDir string, lists []string) (*French, error) {
+// freedictDir, the French word lists and the English ones (enLists). An
+// error wrapping fs.ErrNotExist means a Debian package is missing
+// (FrenchPackages, or the English lists' wamerican and wbritish).
+func LoadFrench(langPath, freedictDir string, lists, enLists []string) (*French, error) {
 	f, err := os.Open(langPath)
 	if err != nil {
 		return nil, err
@@ -205,7 +215,50 @@ func LoadFrench(langPath, freedictDir string, lists []string) (*French, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &French{Lang: l, Bridge: NewBridge(enfr, fren), Known: known, Lists: lists}, nil
+	enKnown, err := dict.Known(enLists)
+	if err != nil {
+		return nil, err
+	}
+	whole := map[string]uint8{}
+	for i, path := range lists {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return nil, err
+		}
+		for _, line := range strings.Split(string(data), "\n") {
+			if w := normal.Normalize(line); w != "" && !strings.Contains(w, " ") {
+				whole[w] |= 1 << i
+			}
+		}
+	}
+	return &French{Lang: l, Bridge: NewBridge(enfr, fren), Known: known, Whole: whole, Lists: lists, EnKnown: enKnown}, nil
+}
+
+// agentNoun reports whether w looks like an English agent noun: it ends in
+// -er after an English word (compose-r, engrav-er, arrang-er).
+func agentNoun(w string, enKnown map[string]uint8) bool {
+	if !strings.HasSuffix(w, "er") {
+		return false
+	}
+	return enKnown[w[:len(w)-1]] != 0 || enKnown[w[:len(w)-2]] != 0
+}
+
+// english reports whether the normalized phrase f is English, not French:
+// each of its words is in the English word lists (enKnown) and one is not
+// in the French one (frKnown). FreeDict sometimes leaves a word
+// untranslated ("beef", "horse"); French names of places are in neither
+// list and stay ("allemagne").
+func english(enKnown, frKnown map[string]uint8, f string) bool {
+	french := true
+	for _, w := range strings.Fields(f) {
+		if enKnown[w] == 0 {
+			return false
+		}
+		if frKnown[w] == 0 {
+			french = false
+		}
+	}
+	return !french
 }
 
 // mainSense reports whether one of the two most frequent noun senses of
