@@ -19,7 +19,9 @@ fi
 
 # Debian packages the tests need: Chromium for the browser tests, WordNet
 # and the American and British word lists (default and small sizes) for the check that Bookworm's
-# committed word lists and dictionary match their generator.
+# committed word lists and dictionary match their generator, and for the
+# French ones the French word list and FreeDict's English-French and
+# French-English dictionaries (data files only: no dict server).
 need=()
 command -v chromium >/dev/null 2>&1 || need+=(chromium)
 [ -f /usr/share/wordnet/data.noun ] || need+=(wordnet-base)
@@ -27,6 +29,9 @@ command -v chromium >/dev/null 2>&1 || need+=(chromium)
 [ -f /usr/share/dict/british-english ] || need+=(wbritish)
 [ -f /usr/share/dict/american-english-small ] || need+=(wamerican-small)
 [ -f /usr/share/dict/british-english-small ] || need+=(wbritish-small)
+[ -f /usr/share/dict/french ] || need+=(wfrench)
+[ -f /usr/share/dictd/freedict-eng-fra.index ] || need+=(dict-freedict-eng-fra)
+[ -f /usr/share/dictd/freedict-fra-eng.index ] || need+=(dict-freedict-fra-eng)
 if [ ${#need[@]} -gt 0 ]; then
   log "installing Debian packages: ${need[*]}"
   SUDO=""

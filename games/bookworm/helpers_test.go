@@ -35,6 +35,8 @@ func (l fakeLex) Fits(cat, word string) bool {
 
 func (l fakeLex) Words(cat string) []string { return l[cat] }
 
+func (l fakeLex) IsWord(word string) bool { return words.IsWord(word) }
+
 var testLex = fakeLex{
 	"animals": {"ant", "ape", "bat", "bee", "cat", "cow", "dog", "eel", "emu", "fox", "frog", "goat", "hen", "horse",
 		"ibis", "jay", "koala", "lion", "mole", "moose", "newt", "owl", "pig", "quail", "rat", "seal", "snake", "tiger",

@@ -3,15 +3,17 @@ package words
 import (
 	"bufio"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"unicode/utf8"
 )
 
-// readCommon reads testdata/common.txt: category ID → very common answers.
-func readCommon(t *testing.T) (map[string][]string, []string) {
+// readCommon reads a list of very common answers (testdata/common.txt,
+// testdata/common_fr.txt): category ID → answers, and the IDs in file order.
+func readCommon(t *testing.T, path string) (map[string][]string, []string) {
 	t.Helper()
-	f, err := os.Open("testdata/common.txt")
+	f, err := os.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -26,10 +28,10 @@ func readCommon(t *testing.T) (map[string][]string, []string) {
 		}
 		id, rest, ok := strings.Cut(line, ":")
 		if !ok {
-			t.Fatalf("common.txt: bad line %q", line)
+			t.Fatalf("%s: bad line %q", path, line)
 		}
 		if _, dup := lists[id]; dup {
-			t.Fatalf("common.txt: %s twice", id)
+			t.Fatalf("%s: %s twice", path, id)
 		}
 		order = append(order, id)
 		for _, w := range strings.Split(rest, ",") {
@@ -54,25 +56,49 @@ const commonRecall = 794
 // plural. It fails when that share is below commonRecall, and logs the
 // misses per category. go test -run CommonAnswers -v prints the recall.
 func TestCommonAnswers(t *testing.T) {
-	lists, order := readCommon(t)
-	lx := Default()
-	for _, card := range Deck() {
+	checkCommon(t, Default(), Deck(), "testdata/common.txt", commonRecall)
+}
+
+// commonRecallFR is TestCommonAnswersFR's committed recall, likewise.
+const commonRecallFR = 1000
+
+// TestCommonAnswersFR is TestCommonAnswers for the French lexicon, on
+// testdata/common_fr.txt.
+func TestCommonAnswersFR(t *testing.T) {
+	lx, err := ForLanguage("fr")
+	if err != nil {
+		t.Fatal(err)
+	}
+	deck, err := DeckIn("fr")
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkCommon(t, lx, deck, "testdata/common_fr.txt", commonRecallFR)
+}
+
+// checkCommon measures lx's recall on the common answers of path: every
+// category of deck must have at least 10, each must be playable, and the
+// share that fits must not fall below committed (per thousand).
+func checkCommon(t *testing.T, lx Lexicon, deck []Card, path string, committed int) {
+	lists, order := readCommon(t, path)
+	file := filepath.Base(path)
+	for _, card := range deck {
 		for _, c := range card.Categories {
 			if n := len(lists[c.ID]); n < 10 {
-				t.Errorf("common.txt: %s (%s) has %d answers, want at least 10", c.ID, c.Name, n)
+				t.Errorf("%s: %s (%s) has %d answers, want at least 10", file, c.ID, c.Name, n)
 			}
 		}
 	}
 	total, ok := 0, 0
 	for _, id := range order {
 		if _, known := Lookup(id); !known {
-			t.Errorf("common.txt: no category %q", id)
+			t.Errorf("%s: no category %q", file, id)
 			continue
 		}
 		var miss []string
 		for _, w := range lists[id] {
 			if !sayable(w) {
-				t.Errorf("common.txt: %s: %q can never be played (the rules take only letters a-z and spaces, at most 40 characters)", id, w)
+				t.Errorf("%s: %s: %q can never be played (the rules take only letters a-z and spaces, at most 40 characters)", file, id, w)
 				continue
 			}
 			total++
@@ -88,10 +114,10 @@ func TestCommonAnswers(t *testing.T) {
 	}
 	got := 1000 * ok / total
 	t.Logf("recall: %d of %d very common answers fit (%.1f%%) over %d categories", ok, total, 100*float64(ok)/float64(total), len(order))
-	if got < commonRecall {
-		t.Errorf("recall %d‰ is below the committed %d‰ (commonRecall): a lexicon change lost common answers (misses above)", got, commonRecall)
-	} else if got > commonRecall+5 {
-		t.Logf("recall %d‰ is above the committed %d‰: raise commonRecall", got, commonRecall)
+	if got < committed {
+		t.Errorf("recall %d‰ is below the committed %d‰: a lexicon change lost common answers (misses above)", got, committed)
+	} else if got > committed+5 {
+		t.Logf("recall %d‰ is above the committed %d‰: raise the committed figure", got, committed)
 	}
 }
 

@@ -16,15 +16,28 @@ import (
 //go:embed data/dictionary.txt.gz
 var dictionaryGz []byte
 
-// dictionary is the decompressed list.
-var loadDictionary = sync.OnceValue(func() *sortedLines {
-	text, err := dict.Gunzip(dictionaryGz)
+// dictionaryFRGz is the French general dictionary, likewise: Debian's
+// French word list (wfrench), every French category word and its plurals,
+// and the French words of FreeDict's English-French and French-English
+// dictionaries.
+//
+//go:embed data/dictionary_fr.txt.gz
+var dictionaryFRGz []byte
+
+// The dictionaries, decompressed on first use.
+var (
+	loadDictionary   = sync.OnceValue(func() *sortedLines { return newDictionary(dictionaryGz, "dictionary") })
+	loadDictionaryFR = sync.OnceValue(func() *sortedLines { return newDictionary(dictionaryFRGz, "dictionary_fr") })
+)
+
+func newDictionary(gz []byte, name string) *sortedLines {
+	text, err := dict.Gunzip(gz)
 	if err != nil {
 		// The file is embedded and tested: a broken one never ships.
-		panic("bookworm/words: dictionary: " + err.Error())
+		panic("bookworm/words: " + name + ": " + err.Error())
 	}
 	return newSortedLines(string(text))
-})
+}
 
 // sortedLines is a text of sorted lines and where each starts: a binary
 // search over offsets, no string per line. A line is a key, maybe followed
@@ -78,13 +91,16 @@ func (d *sortedLines) has(key string) bool {
 // of its words is in the general dictionary (every WordNet lemma of every part
 // of speech with its inflections, Debian's American and British word lists,
 // and every category word). "ice cream" is a word because "ice" and "cream"
-// are; "sxqzt" is not. It says nothing about any category.
-func IsWord(word string) bool {
+// are; "sxqzt" is not. It says nothing about any category. It is English's
+// dictionary: Lexicon.IsWord is the dictionary of the lexicon's language.
+func IsWord(word string) bool { return loadDictionary().isWord(word) }
+
+// isWord reports whether every word of Normalize(word) is in d.
+func (d *sortedLines) isWord(word string) bool {
 	parts := strings.Fields(Normalize(word))
 	if len(parts) == 0 {
 		return false
 	}
-	d := loadDictionary()
 	for _, p := range parts {
 		if !d.has(p) {
 			return false
@@ -123,13 +139,14 @@ func (v Verdict) String() string {
 func (v Verdict) MarshalText() ([]byte, error) { return []byte(v.String()), nil }
 
 // Judge gives lx's verdict on word for the category: Fits when lx knows it
-// to fit, else Unknown when it is a real word (IsWord), else NotAWord. A word
-// the lexicon fits is never NotAWord, even if the dictionary lacks it.
+// to fit, else Unknown when it is a real word of lx's language (lx.IsWord),
+// else NotAWord. A word the lexicon fits is never NotAWord, even if the
+// dictionary lacks it.
 func Judge(lx Lexicon, categoryID, word string) Verdict {
 	switch {
 	case lx.Fits(categoryID, word):
 		return Fits
-	case IsWord(word):
+	case lx.IsWord(word):
 		return Unknown
 	}
 	return NotAWord

@@ -50,4 +50,8 @@ type Lexicon interface {
 	Fits(categoryID, word string) bool
 	// Words lists the category's known words (normalized, sorted), for bots.
 	Words(categoryID string) []string
+	// IsWord reports whether word is a real word of the lexicon's language
+	// at all, whatever the category (its general dictionary): Judge calls
+	// a word that is not one NotAWord.
+	IsWord(word string) bool
 }

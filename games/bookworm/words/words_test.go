@@ -33,19 +33,28 @@ func playable(list []string) (groups int, counts map[string]int) {
 }
 
 func TestEveryCategoryPlayable(t *testing.T) {
-	lx := Default()
-	var thin []string
-	for _, card := range Deck() {
-		for _, c := range card.Categories {
-			groups, counts := playable(lx.Words(c.ID))
-			if groups < 5 {
-				thin = append(thin, fmt.Sprintf("%s (%q, %s): %d letter groups with 3+ words, counts %v",
-					c.ID, c.Name, c.Level, groups, counts))
+	for _, lang := range Languages() {
+		lx, err := ForLanguage(lang)
+		if err != nil {
+			t.Fatal(err)
+		}
+		deck, err := DeckIn(lang)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var thin []string
+		for _, card := range deck {
+			for _, c := range card.Categories {
+				groups, counts := playable(lx.Words(c.ID))
+				if groups < 5 {
+					thin = append(thin, fmt.Sprintf("%s (%q, %s): %d letter groups with 3+ words, counts %v",
+						c.ID, c.Name, c.Level, groups, counts))
+				}
 			}
 		}
-	}
-	if len(thin) > 0 {
-		t.Errorf("%d thin categories (want 5 letter groups with 3+ words each):\n%s", len(thin), strings.Join(thin, "\n"))
+		if len(thin) > 0 {
+			t.Errorf("%s: %d thin categories (want 5 letter groups with 3+ words each):\n%s", lang, len(thin), strings.Join(thin, "\n"))
+		}
 	}
 }
 

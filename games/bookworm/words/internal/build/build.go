@@ -63,6 +63,12 @@ type Result struct {
 	SenseTags map[string]map[string]int
 	Order    []string            // category IDs in spec order
 	Warnings []string            // stale additions/exclusions, unknown seeds
+
+	// Synsets are, per category, the synsets its words were taken from
+	// (by offset), and Added its hand-made additions, normalized: the
+	// French lists bridge only words whose main sense is the category's.
+	Synsets map[string]map[uint32]bool
+	Added   map[string]map[string]bool
 }
 
 // Generate builds every category of s from db. known is the American and
@@ -70,7 +76,7 @@ type Result struct {
 // nil adds none.
 func Generate(s *spec.Spec, db *wordnet.DB, known map[string]uint8) (*Result, error) {
 	g := gen{db: db, genus: genusNames(db), known: known}
-	res := &Result{Lists: map[string][]string{}, SenseTags: map[string]map[string]int{}}
+	res := &Result{Lists: map[string][]string{}, SenseTags: map[string]map[string]int{}, Synsets: map[string]map[uint32]bool{}, Added: map[string]map[string]bool{}}
 	for _, c := range s.Categories() {
 		list, warn, err := g.category(c)
 		if err != nil {
@@ -78,6 +84,11 @@ func Generate(s *spec.Spec, db *wordnet.DB, known map[string]uint8) (*Result, er
 		}
 		res.Lists[c.ID] = list
 		res.SenseTags[c.ID] = g.tags
+		res.Synsets[c.ID] = g.seen
+		res.Added[c.ID] = map[string]bool{}
+		for _, w := range c.Add {
+			res.Added[c.ID][normal.Normalize(w)] = true
+		}
 		res.Order = append(res.Order, c.ID)
 		res.Warnings = append(res.Warnings, warn...)
 	}
@@ -112,6 +123,7 @@ type gen struct {
 	db    *wordnet.DB
 	genus map[string]bool
 	known map[string]uint8
+	seen  map[uint32]bool // the synsets the last category walked
 }
 
 func (g *gen) resolve(ref string) (*wordnet.Synset, error) {
@@ -165,6 +177,7 @@ func (g *gen) category(c *spec.Category) ([]string, []string, error) {
 	}
 	var queue []item
 	seen := map[uint32]bool{}
+	g.seen = seen
 	for _, ref := range c.Seeds {
 		max := c.Depth
 		if r, n, ok := strings.Cut(ref, "/"); ok {

@@ -166,3 +166,57 @@ func Gunzip(data []byte) ([]byte, error) {
 	}
 	return io.ReadAll(z)
 }
+
+// FrenchWordLists are Debian's French word list (package wfrench).
+var FrenchWordLists = []string{"/usr/share/dict/french"}
+
+// BuildFR returns the French dictionary's words, normalized, single words,
+// sorted and unique: the word lists (wfrench, which holds plurals and verb
+// forms), and extra words or phrases (the French category lists and the
+// bridge's French words) with their plurals (PluralFR of each word).
+func BuildFR(lists []string, extra []string) ([]string, error) {
+	set := map[string]bool{}
+	for _, l := range lists {
+		err := lines(l, func(w string) {
+			for _, p := range strings.Fields(normal.Normalize(w)) {
+				set[p] = true
+			}
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	for _, w := range extra {
+		for _, p := range strings.Fields(normal.Normalize(w)) {
+			set[p] = true
+			for _, pl := range PluralFR(p) {
+				set[pl] = true
+			}
+		}
+	}
+	delete(set, "")
+	out := make([]string, 0, len(set))
+	for w := range set {
+		out = append(out, w)
+	}
+	slices.Sort(out)
+	return out, nil
+}
+
+// PluralFR is the regular French plural of a normalized noun: unchanged
+// after s, x and z; -x after -au and -eu (gâteau → gâteaux, jeu → jeux);
+// -aux and -als after -al (cheval → chevaux, festival → festivals); -s
+// otherwise.
+func PluralFR(w string) []string {
+	switch {
+	case w == "":
+		return nil
+	case strings.HasSuffix(w, "s") || strings.HasSuffix(w, "x") || strings.HasSuffix(w, "z"):
+		return []string{w}
+	case strings.HasSuffix(w, "au") || strings.HasSuffix(w, "eu"):
+		return []string{w + "x"}
+	case strings.HasSuffix(w, "al"):
+		return []string{w[:len(w)-2] + "aux", w + "s"}
+	}
+	return []string{w + "s"}
+}
