@@ -39,7 +39,7 @@ var frenchLexicon = sync.OnceValue(func() *lexicon {
 type lexicon struct {
 	lists     map[string][]string
 	singulars func(string) []string // the language's plural rules (Singulars)
-	dict      func() *sortedLines    // its general dictionary, loaded on first use
+	dict      func() *sortedLines   // its general dictionary, loaded on first use
 }
 
 func parseLexicon(data string, singulars func(string) []string, dict func() *sortedLines) *lexicon {
