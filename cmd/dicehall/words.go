@@ -150,7 +150,7 @@ func init() {
 	f := wordsCmd.PersistentFlags()
 	f.StringVar(&wordsGame, "game", "", "the word game (default: the only one)")
 	f.StringVar(&wordsCategory, "category", "", "category ID (see dicehall words categories)")
-	f.StringVar(&wordsLang, "lang", "en", "word language (en; fr is not available yet)")
+	f.StringVar(&wordsLang, "lang", "en", "word language: en or fr")
 	wordsCmd.AddCommand(wordsCheckCmd, wordsListCmd, wordsCategoriesCmd)
 	rootCmd.AddCommand(wordsCmd)
 }

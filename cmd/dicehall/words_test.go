@@ -25,12 +25,33 @@ func TestWordsCheck(t *testing.T) {
 	}
 }
 
+// In French the same categories take French words: souris is an animal,
+// chaise a real word that is not one, and English words are not French.
+func TestWordsCheckFrench(t *testing.T) {
+	out, code := runDicehall(t, "", "words", "check", "--category", "animals", "--lang", "fr", "souris", "Chevaux", "chaise", "sxqzt")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, out)
+	}
+	want := []string{
+		`{"word":"souris","category":"animals","verdict":"fits"}`,
+		`{"word":"Chevaux","category":"animals","verdict":"fits"}`,
+		`{"word":"chaise","category":"animals","verdict":"unknown"}`,
+		`{"word":"sxqzt","category":"animals","verdict":"not-a-word"}`,
+	}
+	if got := strings.Split(strings.TrimSpace(out), "\n"); strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("got\n%s\nwant\n%s", out, strings.Join(want, "\n"))
+	}
+	out, code = runDicehall(t, "", "words", "categories", "--lang", "fr")
+	if code != 0 || !strings.Contains(out, `"id":"animals","name":"Animaux"`) {
+		t.Errorf("French categories (exit %d): %.300s", code, out)
+	}
+}
+
 func TestWordsRefusals(t *testing.T) {
 	for _, args := range [][]string{
 		{"words", "check", "cow"},                                             // no category
 		{"words", "check", "--category", "nope", "cow"},                       // unknown category
 		{"words", "check", "--category", "animals"},                           // no word
-		{"words", "check", "--category", "animals", "--lang", "fr", "souris"}, // not yet
 		{"words", "list", "--category", "animals", "--lang", "de"},
 		{"words", "categories", "--game", "dicestars"}, // not a word game
 	} {

@@ -71,10 +71,8 @@ type Bot struct {
 	lvl  *botLevel
 	seed uint64
 	rng  *rand.Rand
-	lex  words.Lexicon
-	// placeable: the lexicon's language has WordNet's noun hierarchy
-	// (English), by which the bot judges real words the lexicon lacks.
-	placeable bool
+	// lex is the bot's own lexicon; nil: the table's (its language's).
+	lex words.Lexicon
 
 	// known caches the vocabulary by category and first letter.
 	known map[string]*[26][]string
@@ -100,22 +98,21 @@ type planKey struct {
 }
 
 // NewBot returns a seeded Bookworm bot of the given kind that draws its
-// vocabulary from lex (nil: the embedded lexicon).
+// vocabulary from lex (nil: the table's lexicon, in the table's word
+// language).
 func NewBot(kind string, seed uint64, lex words.Lexicon) (*Bot, error) {
 	lvl, ok := botLevels[strings.ToLower(strings.TrimSpace(kind))]
 	if !ok {
 		return nil, fmt.Errorf("unknown bookworm bot %q (have %s)", kind, strings.Join(BotKinds, ", "))
 	}
-	if lex == nil {
-		lex = words.Default()
-	}
-	return &Bot{lvl: lvl, seed: seed, rng: engine.NewSource(seed), lex: lex, placeable: true}, nil
+	return &Bot{lvl: lvl, seed: seed, rng: engine.NewSource(seed), lex: lex}, nil
 }
 
 // NewBot returns a bot as an engine.Controller that is also an
-// engine.Pacer (engine.BotProvider). It knows words from the game's lexicon.
+// engine.Pacer (engine.BotProvider). It knows the table's words: those of
+// its word language.
 func (g Game) NewBot(kind string, seed uint64) (engine.Controller, error) {
-	b, err := NewBot(kind, seed, g.Lexicon)
+	b, err := NewBot(kind, seed, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -236,8 +233,25 @@ func (b *Bot) opinion(s *State) words.Opinion {
 	if !ok {
 		return words.Abstain
 	}
-	return words.Opine(b.lex, cat.ID, s.Named[s.Pending].Word, b.placeable)
+	return words.Opine(b.lexicon(s), cat.ID, s.Named[s.Pending].Word, english(s))
 }
+
+// lexicon is the bot's lexicon: its own, else the table's.
+func (b *Bot) lexicon(s *State) words.Lexicon {
+	if b.lex != nil {
+		return b.lex
+	}
+	if s.cfg.Lex != nil {
+		return s.cfg.Lex
+	}
+	return words.Default()
+}
+
+// english reports whether the table plays in English, the language whose
+// words WordNet places and whose tiers say how common a word is: in
+// another language a bot judges only "is it a word" and names any word of
+// its vocabulary.
+func english(s *State) bool { return s.cfg.Set.Language == "" || s.cfg.Set.Language == "en" }
 
 // judge draws the time to challenge, allow or vote.
 func (b *Bot) judge(s *State) int64 {
@@ -270,13 +284,14 @@ func (b *Bot) inVocab(cat, word string) bool {
 // vocabulary is the bot's words of cat by first letter, in the rules'
 // form (WordKey; words the rules would refuse left out), built once per
 // category.
-func (b *Bot) vocabulary(cat string) *[26][]string {
+func (b *Bot) vocabulary(s *State, cat string) *[26][]string {
 	if v, ok := b.known[cat]; ok {
 		return v
 	}
 	v := new([26][]string)
-	for _, w := range b.lex.Words(cat) {
-		if !b.inVocab(cat, w) || words.Tier(cat, w) > b.lvl.tier {
+	tiers := english(s)
+	for _, w := range b.lexicon(s).Words(cat) {
+		if !b.inVocab(cat, w) || tiers && words.Tier(cat, w) > b.lvl.tier {
 			continue
 		}
 		if key, ok := fastKey(w); ok {
@@ -315,9 +330,9 @@ func namedKeys(s *State) map[string]bool {
 
 // vocab lists the words of cat starting with letter that the bot knows and
 // that may still be said this round (said: namedKeys).
-func (b *Bot) vocab(said map[string]bool, cat string, letter byte) []string {
+func (b *Bot) vocab(s *State, said map[string]bool, cat string, letter byte) []string {
 	var out []string
-	for _, w := range b.vocabulary(cat)[letter-'a'] {
+	for _, w := range b.vocabulary(s, cat)[letter-'a'] {
 		if !said[w] {
 			out = append(out, w)
 		}
@@ -328,7 +343,7 @@ func (b *Bot) vocab(said map[string]bool, cat string, letter byte) []string {
 // letterCounts counts, per letter, the words of cat the bot could say now.
 func (b *Bot) letterCounts(s *State, cat string) (n [26]int) {
 	said := namedKeys(s)
-	for l, ws := range b.vocabulary(cat) {
+	for l, ws := range b.vocabulary(s, cat) {
 		n[l] = len(ws)
 		for _, w := range ws {
 			if said[w] {
@@ -474,7 +489,7 @@ func (b *Bot) chooseWord(s *State, me int8, takeable []TakeOption) (Action, bool
 			l := t.Letters[i]
 			ws, ok := cache[l]
 			if !ok {
-				ws = b.vocab(said, cat.ID, l)
+				ws = b.vocab(s, said, cat.ID, l)
 				cache[l] = ws
 			}
 			if len(ws) > len(bestW) {

@@ -2,6 +2,7 @@ package bookworm
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/dicehall/dicehall/engine"
 	"github.com/dicehall/dicehall/games/bookworm/words"
@@ -9,30 +10,34 @@ import (
 
 var _ engine.WordJudge = Game{}
 
-// lang accepts the word languages Bookworm has: English only, for now.
-func lang(l string) error {
-	switch l {
-	case "", "en":
-		return nil
-	case "fr":
-		return fmt.Errorf("French is not available yet: Bookworm's categories and words are English only (en)")
+// lexicon is the deck and lexicon of a word language ("" is English): the
+// game's own for English, the words package's for another.
+func (g Game) lexicon(l string) ([]words.Card, words.Lexicon, error) {
+	if l == "" || l == "en" {
+		return g.deck(), g.Lexicon, nil
 	}
-	return fmt.Errorf("unknown word language %q (want en)", l)
+	deck, err := words.DeckIn(l)
+	if err != nil {
+		return nil, nil, fmt.Errorf("unknown word language %q (want one of %s)", l, strings.Join(words.Languages(), ", "))
+	}
+	lex, err := words.ForLanguage(l)
+	return deck, lex, err
 }
 
-// category finds a category of the game's deck.
-func (g Game) category(l, id string) (words.Category, error) {
-	if err := lang(l); err != nil {
-		return words.Category{}, err
+// category finds a category of the language's deck.
+func (g Game) category(l, id string) (words.Category, words.Lexicon, error) {
+	deck, lex, err := g.lexicon(l)
+	if err != nil {
+		return words.Category{}, nil, err
 	}
-	for _, card := range g.deck() {
+	for _, card := range deck {
 		for _, c := range card.Categories {
 			if c.ID == id {
-				return c, nil
+				return c, lex, nil
 			}
 		}
 	}
-	return words.Category{}, fmt.Errorf("no category %q", id)
+	return words.Category{}, nil, fmt.Errorf("no category %q", id)
 }
 
 func (g Game) deck() []words.Card {
@@ -44,14 +49,15 @@ func (g Game) deck() []words.Card {
 
 // WordCategories lists the deck's categories, card by card, easy to hard.
 func (g Game) WordCategories(l string) ([]engine.WordCategory, error) {
-	if err := lang(l); err != nil {
+	deck, lex, err := g.lexicon(l)
+	if err != nil {
 		return nil, err
 	}
 	var out []engine.WordCategory
-	for _, card := range g.deck() {
+	for _, card := range deck {
 		for _, c := range card.Categories {
 			out = append(out, engine.WordCategory{ID: c.ID, Name: c.Name, Level: c.Level.String(),
-				Card: card.ID, Words: len(g.Lexicon.Words(c.ID))})
+				Card: card.ID, Words: len(lex.Words(c.ID))})
 		}
 	}
 	return out, nil
@@ -59,18 +65,18 @@ func (g Game) WordCategories(l string) ([]engine.WordCategory, error) {
 
 // CategoryWords lists the words the lexicon knows to fit the category.
 func (g Game) CategoryWords(l, id string) ([]string, error) {
-	c, err := g.category(l, id)
+	c, lex, err := g.category(l, id)
 	if err != nil {
 		return nil, err
 	}
-	return g.Lexicon.Words(c.ID), nil
+	return lex.Words(c.ID), nil
 }
 
 // JudgeWord is the lexicon's verdict on word (words.Judge).
 func (g Game) JudgeWord(l, id, word string) (string, error) {
-	c, err := g.category(l, id)
+	c, lex, err := g.category(l, id)
 	if err != nil {
 		return "", err
 	}
-	return words.Judge(g.Lexicon, c.ID, word).String(), nil
+	return words.Judge(lex, c.ID, word).String(), nil
 }

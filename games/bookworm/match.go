@@ -12,6 +12,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"github.com/dicehall/dicehall/engine"
 	"github.com/dicehall/dicehall/games/bookworm/words"
@@ -27,17 +28,18 @@ type Game struct {
 
 // Options are the table options. Absent fields take the defaults below.
 type Options struct {
-	Special          *bool `json:"special,omitempty"`               // play with the Special die (default true)
-	ThinkSeconds     *int  `json:"thinkSeconds,omitempty"`          // before the countdown (default 10)
-	CountdownSeconds *int  `json:"countdownSeconds,omitempty"`      // the visible countdown (default 5)
-	ChallengeSeconds *int  `json:"challengeSeconds,omitempty"`      // to challenge a word the lexicon does not know (default 4)
-	KnownSeconds     *int  `json:"knownChallengeSeconds,omitempty"` // to challenge a word it knows (default 2; 0: never)
-	VoteSeconds      *int  `json:"voteSeconds,omitempty"`           // to vote (default 10)
-	Target           *int  `json:"target,omitempty"`                // points that end the game (default 21)
+	Special          *bool   `json:"special,omitempty"`               // play with the Special die (default true)
+	ThinkSeconds     *int    `json:"thinkSeconds,omitempty"`          // before the countdown (default 10)
+	CountdownSeconds *int    `json:"countdownSeconds,omitempty"`      // the visible countdown (default 5)
+	ChallengeSeconds *int    `json:"challengeSeconds,omitempty"`      // to challenge a word the lexicon does not know (default 4)
+	KnownSeconds     *int    `json:"knownChallengeSeconds,omitempty"` // to challenge a word it knows (default 2; 0: never)
+	VoteSeconds      *int    `json:"voteSeconds,omitempty"`           // to vote (default 10)
+	Target           *int    `json:"target,omitempty"`                // points that end the game (default 21)
+	Language         *string `json:"language,omitempty"`              // the word language: "en" (default) or "fr"
 }
 
 // DefaultSettings are the settings of a table with no options.
-var DefaultSettings = Settings{Special: true, ThinkMs: 10000, CountdownMs: 5000, ChallengeMs: 4000, KnownChallengeMs: 2000, VoteMs: 10000, Target: 21}
+var DefaultSettings = Settings{Special: true, ThinkMs: 10000, CountdownMs: 5000, ChallengeMs: 4000, KnownChallengeMs: 2000, VoteMs: 10000, Target: 21, Language: "en"}
 
 // ParseOptions reads options strictly (nil or empty means defaults) and
 // checks their ranges.
@@ -75,6 +77,12 @@ func ParseOptions(raw json.RawMessage) (Settings, error) {
 			return set, f
 		}
 	}
+	if o.Language != nil {
+		if _, err := words.ForLanguage(*o.Language); err != nil {
+			return set, fmt.Errorf("bookworm options: language is %q, want one of %s", *o.Language, strings.Join(words.Languages(), ", "))
+		}
+		set.Language = *o.Language
+	}
 	if o.Target != nil {
 		if *o.Target < 1 || *o.Target > 1000 {
 			return set, fmt.Errorf("bookworm options: target is %d, want 1 to 1000", *o.Target)
@@ -95,7 +103,18 @@ func (g Game) NewMatch(players []string, options json.RawMessage) (*Match, error
 	if err != nil {
 		return nil, err
 	}
-	cfg, err := newConfig(g.Deck, g.Lexicon, set, &DefaultComponents)
+	deck, lex := g.Deck, g.Lexicon
+	if set.Language != "en" {
+		// Another language: its own deck names and lexicon (the game's
+		// are the English ones).
+		if deck, err = words.DeckIn(set.Language); err != nil {
+			return nil, err
+		}
+		if lex, err = words.ForLanguage(set.Language); err != nil {
+			return nil, err
+		}
+	}
+	cfg, err := newConfig(deck, lex, set, &DefaultComponents)
 	if err != nil {
 		return nil, err
 	}

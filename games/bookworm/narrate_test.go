@@ -58,7 +58,7 @@ func TestNarrateSentences(t *testing.T) {
 }
 
 // The verdicts Bookworm gives `dicehall words` are the engine's words for
-// them, and French is refused plainly until it exists.
+// them, in English and in French; another language is refused plainly.
 func TestJudgeWord(t *testing.T) {
 	g := Game{Lexicon: testLex, Deck: testDeck}
 	cat := testDeck[0].Categories[0].ID
@@ -68,8 +68,11 @@ func TestJudgeWord(t *testing.T) {
 			t.Errorf("%s: %q %v, want %q", word, got, err, want)
 		}
 	}
-	if _, err := g.JudgeWord("fr", cat, "souris"); err == nil {
-		t.Error("French accepted")
+	if got, err := g.JudgeWord("fr", "animals", "souris"); err != nil || got != engine.VerdictFits {
+		t.Errorf("souris in French: %q %v", got, err)
+	}
+	if _, err := g.JudgeWord("de", "animals", "Maus"); err == nil {
+		t.Error("German accepted")
 	}
 	if _, err := g.JudgeWord("en", "no-such", "cow"); err == nil {
 		t.Error("an unknown category accepted")

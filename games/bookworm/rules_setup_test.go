@@ -20,8 +20,9 @@ func TestPlayerCountsAndOptions(t *testing.T) {
 		`null`: DefaultSettings,
 		`{}`:   DefaultSettings,
 		`{"special":false,"thinkSeconds":0,"countdownSeconds":3,"challengeSeconds":2,"voteSeconds":7,"target":30}`: {
-			Special: false, ThinkMs: 0, CountdownMs: 3000, ChallengeMs: 2000, KnownChallengeMs: 2000, VoteMs: 7000, Target: 30},
-		`{"knownChallengeSeconds":0}`: {Special: true, ThinkMs: 10000, CountdownMs: 5000, ChallengeMs: 4000, VoteMs: 10000, Target: 21},
+			Special: false, ThinkMs: 0, CountdownMs: 3000, ChallengeMs: 2000, KnownChallengeMs: 2000, VoteMs: 7000, Target: 30, Language: "en"},
+		`{"knownChallengeSeconds":0}`: {Special: true, ThinkMs: 10000, CountdownMs: 5000, ChallengeMs: 4000, VoteMs: 10000, Target: 21, Language: "en"},
+		`{"language":"fr"}`: {Special: true, ThinkMs: 10000, CountdownMs: 5000, ChallengeMs: 4000, KnownChallengeMs: 2000, VoteMs: 10000, Target: 21, Language: "fr"},
 	}
 	for in, want := range good {
 		got, err := ParseOptions(json.RawMessage(in))
@@ -29,7 +30,7 @@ func TestPlayerCountsAndOptions(t *testing.T) {
 			t.Errorf("options %s: %+v %v, want %+v", in, got, err, want)
 		}
 	}
-	for _, in := range []string{`{"speed":1}`, `{"thinkSeconds":-1}`, `{"countdownSeconds":0}`, `{"voteSeconds":601}`, `{"knownChallengeSeconds":-1}`,
+	for _, in := range []string{`{"speed":1}`, `{"thinkSeconds":-1}`, `{"countdownSeconds":0}`, `{"voteSeconds":601}`, `{"knownChallengeSeconds":-1}`, `{"language":"de"}`, `{"language":1}`,
 		`{"target":0}`, `{"special":"yes"}`, `[1]`, `{} {}`} {
 		if _, err := ParseOptions(json.RawMessage(in)); err == nil {
 			t.Errorf("options %s accepted", in)

@@ -64,6 +64,9 @@ type Settings struct {
 	KnownChallengeMs int64
 	VoteMs           int64
 	Target           int
+	// Language is the word language (words.Languages): the deck's names,
+	// the lexicon and the dictionary the table plays with.
+	Language string
 }
 
 // config is what never changes during a game; clones share it.
