@@ -22,7 +22,7 @@ func TestPlayerCountsAndOptions(t *testing.T) {
 		`{"special":false,"thinkSeconds":0,"countdownSeconds":3,"challengeSeconds":2,"voteSeconds":7,"target":30}`: {
 			Special: false, ThinkMs: 0, CountdownMs: 3000, ChallengeMs: 2000, KnownChallengeMs: 2000, VoteMs: 7000, Target: 30, Language: "en"},
 		`{"knownChallengeSeconds":0}`: {Special: true, ThinkMs: 10000, CountdownMs: 5000, ChallengeMs: 4000, VoteMs: 10000, Target: 21, Language: "en"},
-		`{"language":"fr"}`: {Special: true, ThinkMs: 10000, CountdownMs: 5000, ChallengeMs: 4000, KnownChallengeMs: 2000, VoteMs: 10000, Target: 21, Language: "fr"},
+		`{"language":"fr"}`:           {Special: true, ThinkMs: 10000, CountdownMs: 5000, ChallengeMs: 4000, KnownChallengeMs: 2000, VoteMs: 10000, Target: 21, Language: "fr"},
 	}
 	for in, want := range good {
 		got, err := ParseOptions(json.RawMessage(in))

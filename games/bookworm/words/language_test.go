@@ -91,7 +91,7 @@ func TestFrenchLexicon(t *testing.T) {
 		{"body_parts", "yeux", Fits}, // œil
 		{"body_parts", "Œil", Fits},
 		{"cakes", "marteaux", Unknown}, // a real word: the plural of marteau
-		{"birds", "moineaux", Fits}, // a plural; "oiseau" itself is the category, not a member
+		{"birds", "moineaux", Fits},    // a plural; "oiseau" itself is the category, not a member
 		{"capitals", "Paris", Fits},
 		{"capitals", "Londres", Fits},
 		{"rivers", "Tamise", Fits},
