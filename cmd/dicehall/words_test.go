@@ -49,9 +49,9 @@ func TestWordsCheckFrench(t *testing.T) {
 
 func TestWordsRefusals(t *testing.T) {
 	for _, args := range [][]string{
-		{"words", "check", "cow"},                                             // no category
-		{"words", "check", "--category", "nope", "cow"},                       // unknown category
-		{"words", "check", "--category", "animals"},                           // no word
+		{"words", "check", "cow"},                       // no category
+		{"words", "check", "--category", "nope", "cow"}, // unknown category
+		{"words", "check", "--category", "animals"},     // no word
 		{"words", "list", "--category", "animals", "--lang", "de"},
 		{"words", "categories", "--game", "dicestars"}, // not a word game
 	} {

@@ -47,7 +47,7 @@ type botLevel struct {
 }
 
 var botLevels = map[string]*botLevel{
-	"easy": {kind: "easy", vocab: 0.30, tier: words.Everyday, reactLo: 5000, reactHi: 15800, stretch: true,
+	"easy": {kind: "easy", vocab: 0.30, tier: words.Common, reactLo: 5000, reactHi: 15800, stretch: true,
 		judgeLo: 1500, judgeHi: 3500, noise: 2.5, firstFound: 0.6},
 	"medium": {kind: "medium", vocab: 0.50, tier: words.Common, reactLo: 3000, reactHi: 8000,
 		judgeLo: 800, judgeHi: 2000, noise: 1.2, tactics: true},
