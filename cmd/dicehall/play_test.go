@@ -104,7 +104,7 @@ func TestPlayRefuses(t *testing.T) {
 		want string
 	}{
 		{[]string{"dicestars", "--no-special"}, "--no-special is an option of bookworm, not of dicestars; dicestars takes: --solo-grid"},
-		{[]string{"bookworm", "--shift-bases"}, "--shift-bases is an option of diceflick, not of bookworm; bookworm takes: --no-special, --think, --countdown, --challenge, --known-challenge, --vote, --target"},
+		{[]string{"bookworm", "--shift-bases"}, "--shift-bases is an option of diceflick, not of bookworm; bookworm takes: --lang, --no-special, --think, --countdown, --challenge, --known-challenge, --vote, --target"},
 		{[]string{"diceflick", "--solo-grid", "20"}, "--solo-grid is an option of dicestars, not of diceflick; diceflick takes: --shift-bases, --rounds"},
 		{[]string{"dicestars", "--players", "ann", "--solo-grid", "20", "--think", "3"}, "--think is an option of bookworm, not of dicestars"},
 		{[]string{"bookworm", "--think", "700"}, "--think 700: bookworm takes 0 to 600"},
@@ -137,8 +137,11 @@ func TestPlayRefusesEveryForeignFlag(t *testing.T) {
 				continue
 			}
 			args := []string{id, "--" + o.name}
-			if o.typ == engine.OptionInt {
+			switch o.typ {
+			case engine.OptionInt:
 				args = append(args, "1")
+			case engine.OptionChoice:
+				args = append(args, "fr")
 			}
 			_, _, err := playWith(t, args...)
 			want := "--" + o.name + " is an option of " + strings.Join(o.games(), " and ") + ", not of " + id

@@ -14,6 +14,12 @@ var info = engine.Info{
 	ID: "bookworm", Title: "Bookworm: The Dice Game",
 	MinPlayers: MinPlayers, MaxPlayers: MaxPlayers,
 	Options: []engine.OptionSpec{
+		{Name: "language", Type: engine.OptionChoice, Default: []byte(`"en"`),
+			Label: "bookworm.opt.language", Flag: "lang", Help: "the language of the categories and words",
+			Values: []engine.OptionValue{
+				{Value: "en", Label: "bookworm.lang.en"},
+				{Value: "fr", Label: "bookworm.lang.fr", Hint: "bookworm.lang.fr.hint"},
+			}},
 		{Name: "special", Type: engine.OptionBool, Default: []byte("true"),
 			Label: "bookworm.opt.special", Hint: "bookworm.opt.special.hint",
 			Flag: "no-special", Help: "play without the green Special die"},
@@ -34,12 +40,6 @@ var info = engine.Info{
 			Flag: "vote", Help: "seconds to vote on a challenged word"},
 		{Name: "target", Type: engine.OptionInt, Default: []byte("21"), Min: 1, Max: 1000,
 			Label: "bookworm.opt.target", Flag: "target", Help: "points that end the game"},
-		{Name: "language", Type: engine.OptionChoice, Default: []byte(`"en"`),
-			Label: "bookworm.opt.language", Flag: "lang", Help: "the language of the categories and words",
-			Values: []engine.OptionValue{
-				{Value: "en", Label: "bookworm.lang.en"},
-				{Value: "fr", Label: "bookworm.lang.fr", Hint: "bookworm.lang.fr.hint"},
-			}},
 	},
 	Bots:       engine.NamedBots("bookworm", "easy", "medium", "hard"),
 	DefaultBot: "medium",

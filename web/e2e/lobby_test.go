@@ -69,7 +69,7 @@ func TestLobbyFormFromDescription(t *testing.T) {
 				switch {
 				case o.Type == engine.OptionBool:
 					want[o.Name] = formField{"input", "checkbox"}
-				case len(o.Choices) > 0:
+				case o.Type == engine.OptionChoice, len(o.Choices) > 0:
 					want[o.Name] = formField{"select", "select-one"}
 				default:
 					want[o.Name] = formField{"input", "number"}
@@ -107,10 +107,17 @@ func TestLobbyFormFromDescription(t *testing.T) {
 	desk.do(chromedp.Click(chromedp.CSS("#f-opt-special")))
 	desk.do(chromedp.SetValue(chromedp.CSS("#f-opt-target"), "5"))
 	eval[bool](desk, `document.querySelector('#f-opt-target').dispatchEvent(new Event('input')) || true`)
+	// French words: the lobby says plainly what bots do in French.
+	if eval[bool](desk, `!!document.querySelector("#f-opt-language-value-hint")`) {
+		t.Error("a hint for English, which needs none")
+	}
+	desk.setSelect("#f-opt-language", "fr")
+	desk.waitJS(3*time.Second, `document.querySelector('#f-opt-language-value-hint')?.textContent.includes('bots know fewer words')`)
+	desk.shot("lobby-bookworm-french-words-1440x900")
 	desk.setSelect("#f-seat-1", "bot:easy")
 	desk.do(chromedp.Click(chromedp.CSS("#create")))
 	desk.waitJS(10*time.Second, `location.pathname.startsWith('/t/')`)
-	if got := tableOptions(t, desk); got != `{"special":false,"target":5}` {
+	if got := tableOptions(t, desk); got != `{"language":"fr","special":false,"target":5}` {
 		t.Errorf("bookworm options sent %s", got)
 	}
 
