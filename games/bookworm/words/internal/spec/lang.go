@@ -1,10 +1,8 @@
 package spec
 
 import (
-	"bufio"
 	"fmt"
 	"io"
-	"strings"
 )
 
 // Lang is a translation of the deck (categories_fr.txt): for each category
@@ -36,19 +34,9 @@ type LangCategory struct {
 func ParseLang(r io.Reader) (*Lang, error) {
 	l := &Lang{Cats: map[string]*LangCategory{}}
 	var cat *LangCategory
-	sc := bufio.NewScanner(r)
-	n := 0
-	for sc.Scan() {
-		n++
-		line := sc.Text()
-		if i := strings.IndexByte(line, '#'); i >= 0 {
-			line = line[:i]
-		}
-		key, rest, _ := strings.Cut(strings.TrimSpace(line), " ")
-		rest = strings.TrimSpace(rest)
-		if key == "" {
-			continue
-		}
+	lines, scanErr := keyLines(r)
+	for kl := range lines {
+		n, key, rest := kl.n, kl.key, kl.rest
 		bad := func(format string, args ...any) error {
 			return fmt.Errorf("translation line %d: %s", n, fmt.Sprintf(format, args...))
 		}
@@ -74,7 +62,7 @@ func ParseLang(r io.Reader) (*Lang, error) {
 		l.Cats[key] = cat
 		l.Order = append(l.Order, key)
 	}
-	if err := sc.Err(); err != nil {
+	if err := scanErr(); err != nil {
 		return nil, err
 	}
 	return l, nil

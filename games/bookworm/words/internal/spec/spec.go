@@ -46,6 +46,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"iter"
 	"strconv"
 	"strings"
 )
@@ -96,19 +97,9 @@ func Parse(r io.Reader) (*Spec, error) {
 	var cat *Category
 	cardIDs := map[int]bool{}
 	catIDs := map[string]int{}
-	sc := bufio.NewScanner(r)
-	n := 0
-	for sc.Scan() {
-		n++
-		line := sc.Text()
-		if i := strings.IndexByte(line, '#'); i >= 0 {
-			line = line[:i]
-		}
-		key, rest, _ := strings.Cut(strings.TrimSpace(line), " ")
-		rest = strings.TrimSpace(rest)
-		if key == "" {
-			continue
-		}
+	lines, scanErr := keyLines(r)
+	for kl := range lines {
+		n, key, rest := kl.n, kl.key, kl.rest
 		bad := func(format string, args ...any) error {
 			return fmt.Errorf("categories line %d: %s", n, fmt.Sprintf(format, args...))
 		}
@@ -180,7 +171,7 @@ func Parse(r io.Reader) (*Spec, error) {
 			return nil, bad("unknown key %q", key)
 		}
 	}
-	if err := sc.Err(); err != nil {
+	if err := scanErr(); err != nil {
 		return nil, err
 	}
 	for _, c := range s.Cards {
@@ -208,4 +199,34 @@ func list(s string) []string {
 		}
 	}
 	return out
+}
+
+// keyLine is a line of a spec or translation file: its number, its first
+// word and the rest, comments ('#' to the end) and blank lines left out.
+type keyLine struct {
+	n         int
+	key, rest string
+}
+
+// keyLines reads r's lines as keyLines; scanErr reports a read error once
+// the lines are done.
+func keyLines(r io.Reader) (lines iter.Seq[keyLine], scanErr func() error) {
+	sc := bufio.NewScanner(r)
+	return func(yield func(keyLine) bool) {
+		n := 0
+		for sc.Scan() {
+			n++
+			line := sc.Text()
+			if i := strings.IndexByte(line, '#'); i >= 0 {
+				line = line[:i]
+			}
+			key, rest, _ := strings.Cut(strings.TrimSpace(line), " ")
+			if key == "" {
+				continue
+			}
+			if !yield(keyLine{n: n, key: key, rest: strings.TrimSpace(rest)}) {
+				return
+			}
+		}
+	}, sc.Err
 }
