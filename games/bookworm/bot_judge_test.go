@@ -1,13 +1,11 @@
 package bookworm
 
 import (
-	"bufio"
 	"math/rand/v2"
-	"os"
-	"strings"
 	"testing"
 
 	"github.com/dicehall/dicehall/engine"
+	"github.com/dicehall/dicehall/games/bookworm/internal/idlists"
 	"github.com/dicehall/dicehall/games/bookworm/words"
 )
 
@@ -166,24 +164,9 @@ func TestBotsAcceptCommonWords(t *testing.T) {
 // (category → answers).
 func readCommonAnswers(t *testing.T) map[string][]string {
 	t.Helper()
-	f, err := os.Open("words/testdata/common.txt")
+	lists, _, err := idlists.Read("words/testdata/common.txt")
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
-	out := map[string][]string{}
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		line := strings.TrimSpace(sc.Text())
-		if line == "" || line[0] == '#' {
-			continue
-		}
-		id, rest, _ := strings.Cut(line, ":")
-		for _, w := range strings.Split(rest, ",") {
-			if w = strings.TrimSpace(w); w != "" {
-				out[id] = append(out[id], w)
-			}
-		}
-	}
-	return out
+	return lists
 }

@@ -1,44 +1,21 @@
 package words
 
 import (
-	"bufio"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/dicehall/dicehall/games/bookworm/internal/idlists"
 )
 
 // readCommon reads a list of very common answers (testdata/common.txt,
 // testdata/common_fr.txt): category ID → answers, and the IDs in file order.
 func readCommon(t *testing.T, path string) (map[string][]string, []string) {
 	t.Helper()
-	f, err := os.Open(path)
+	lists, order, err := idlists.Read(path)
 	if err != nil {
 		t.Fatal(err)
-	}
-	defer f.Close()
-	lists := map[string][]string{}
-	var order []string
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		line := strings.TrimSpace(sc.Text())
-		if line == "" || line[0] == '#' {
-			continue
-		}
-		id, rest, ok := strings.Cut(line, ":")
-		if !ok {
-			t.Fatalf("%s: bad line %q", path, line)
-		}
-		if _, dup := lists[id]; dup {
-			t.Fatalf("%s: %s twice", path, id)
-		}
-		order = append(order, id)
-		for _, w := range strings.Split(rest, ",") {
-			if w = strings.TrimSpace(w); w != "" {
-				lists[id] = append(lists[id], w)
-			}
-		}
 	}
 	return lists, order
 }

@@ -1,13 +1,13 @@
 package words
 
 import (
-	"bufio"
 	"fmt"
 	"hash/fnv"
-	"os"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/dicehall/dicehall/games/bookworm/internal/idlists"
 )
 
 // precisionSample is how many words of each category are judged by hand.
@@ -55,40 +55,19 @@ func sampleWords(id string, list []string) []string {
 // means a member of the category as its card names it and - not.
 func readJudged(t *testing.T) map[string]map[string]bool {
 	t.Helper()
-	out := map[string]map[string]bool{}
-	f, err := os.Open("testdata/precision.txt")
-	if os.IsNotExist(err) {
-		return out
-	}
+	lists, _, err := idlists.Read("testdata/precision.txt")
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		line := strings.TrimSpace(sc.Text())
-		if line == "" || line[0] == '#' {
-			continue
-		}
-		id, rest, ok := strings.Cut(line, ":")
-		if !ok {
-			t.Fatalf("precision.txt: bad line %q", line)
-		}
-		m := out[id]
-		if m == nil {
-			m = map[string]bool{}
-			out[id] = m
-		}
-		for _, item := range strings.Split(rest, ",") {
-			item = strings.TrimSpace(item)
-			if item == "" {
-				continue
-			}
+	out := map[string]map[string]bool{}
+	for id, items := range lists {
+		out[id] = map[string]bool{}
+		for _, item := range items {
 			switch {
 			case strings.HasSuffix(item, " +"):
-				m[strings.TrimSuffix(item, " +")] = true
+				out[id][strings.TrimSuffix(item, " +")] = true
 			case strings.HasSuffix(item, " -"):
-				m[strings.TrimSuffix(item, " -")] = false
+				out[id][strings.TrimSuffix(item, " -")] = false
 			default:
 				t.Fatalf("precision.txt: %s: %q is neither \"word +\" nor \"word -\"", id, item)
 			}

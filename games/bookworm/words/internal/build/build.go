@@ -258,7 +258,16 @@ func (g *gen) category(c *spec.Category) ([]string, []string, error) {
 			set[v] = true
 		}
 	}
-	for _, w := range c.Drop {
+	list, dropWarn := dropAndSort(set, c.Drop, where)
+	return list, append(warn, dropWarn...), nil
+}
+
+// dropAndSort removes the hand-made exclusions drop from set (warning,
+// with where, about any not in it) and returns the rest, sorted: the last
+// step of a category's list in every language.
+func dropAndSort(set map[string]bool, drop []string, where string) ([]string, []string) {
+	var warn []string
+	for _, w := range drop {
 		n := normal.Normalize(w)
 		if !set[n] {
 			warn = append(warn, fmt.Sprintf("%s: drop %q: not in the list", where, w))
@@ -271,7 +280,7 @@ func (g *gen) category(c *spec.Category) ([]string, []string, error) {
 		list = append(list, w)
 	}
 	slices.Sort(list)
-	return list, warn, nil
+	return list, warn
 }
 
 // keep applies the lemma filters described in the package comment.

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 
 	"github.com/dicehall/dicehall/games/bookworm/words/internal/dict"
@@ -148,23 +147,10 @@ func GenerateFR(s *spec.Spec, db *wordnet.DB, l *spec.Lang, en *Result, b *Bridg
 				set[w] = true
 			}
 		}
-		var warn []string
 		for _, w := range t.Add {
 			set[normal.Normalize(w)] = true // the bridge may have it already: no warning, it may lose it
 		}
-		for _, w := range t.Drop {
-			n := normal.Normalize(w)
-			if !set[n] {
-				warn = append(warn, fmt.Sprintf("%s: drop %q: not in the list", where, w))
-			}
-			delete(set, n)
-		}
-		delete(set, "")
-		list := make([]string, 0, len(set))
-		for w := range set {
-			list = append(list, w)
-		}
-		slices.Sort(list)
+		list, warn := dropAndSort(set, t.Drop, where)
 		res.Lists[c.ID] = list
 		res.Order = append(res.Order, c.ID)
 		res.Warnings = append(res.Warnings, warn...)
