@@ -211,6 +211,11 @@ func TestBookwormRound(t *testing.T) {
 				acted = true
 				time.Sleep(100 * time.Millisecond)
 			case st.Challenge:
+				// A word the lexicon knows: its short window to dispute it.
+				if !shots["bw-05b-known-window-"+p.name] {
+					shotOnce(p, "bw-05b-known-window-"+p.name)
+					spec.shot("bw-05b-known-window-phone")
+				}
 				p.do(chromedp.Click(chromedp.CSS(`[data-testid=bw-allow]`)))
 				acted = true
 				time.Sleep(100 * time.Millisecond)

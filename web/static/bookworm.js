@@ -129,7 +129,7 @@ function phaseLine(view) {
     case 'roll': return t('bw.phase.roll');
     case 'turn-to': return t('bw.phase.turnto', { name: view.bookworm });
     case 'name': return t('bw.phase.name', { name: view.current });
-    case 'challenge': return t('bw.phase.challenge', { name: view.judging?.speaker ?? '?' });
+    case 'challenge': return t(view.judging?.known ? 'bw.phase.challenge.known' : 'bw.phase.challenge', { name: view.judging?.speaker ?? '?' });
     case 'vote': return t('bw.phase.vote', { name: view.judging?.challenger ?? '?' });
     case 'over': return t('table.over');
   }
