@@ -11,16 +11,24 @@ import (
 	"github.com/dicehall/dicehall/games/all"
 )
 
-// i18n.js has the English of the pages and the French of everything; the
-// English of the games' own keys (options, bots, narration) is each game's
-// catalogue (Info.Messages, served by /api/games). So French must name
+// i18n.js has the English and French of the pages, and each game's
+// <id>.messages.js those of its renderer and the French of its catalogue;
+// the English of the games' own keys (options, bots, narration) is each
+// game's catalogue (Info.Messages, served by /api/games). So French must name
 // exactly the pages' English keys and every game's keys, with the same
 // placeholders, and every key the pages look up must exist somewhere: a
 // missing French sentence would show a key.
 func TestDictionariesMatch(t *testing.T) {
-	src := read(t, "i18n.js")
-	enSrc := src[strings.Index(src, "const en = {"):strings.Index(src, "const fr = {")]
-	frSrc := src[strings.Index(src, "const fr = {"):strings.Index(src, "const dicts")]
+	var enSrc, frSrc string
+	for _, f := range dictionaryFiles(t) {
+		src := read(t, f)
+		enAt, frAt := strings.Index(src, "const en = {"), strings.Index(src, "const fr = {")
+		if enAt < 0 || frAt < enAt {
+			t.Fatalf("%s: no English then French dictionary", f)
+		}
+		enSrc += src[enAt:frAt]
+		frSrc += src[frAt:]
+	}
 	entry := regexp.MustCompile(`(?m)^  '([^']+)': (?:'((?:[^'\\]|\\.)*)'|"([^"]*)"),?$`)
 	dict := func(s string) map[string]string {
 		out := map[string]string{}
@@ -80,13 +88,27 @@ func TestDictionariesMatch(t *testing.T) {
 		}
 	}
 	use := regexp.MustCompile(`\bt\('([a-z][\w.-]*[\w])'`)
-	for _, f := range []string{"home.js", "table.js", "replay.js", "dicestars.js", "bookworm.js", "diceflick.js"} {
+	pages, err := fs.Glob(Static(), "*.js")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range pages {
 		for _, m := range use.FindAllStringSubmatch(read(t, f), -1) {
 			if _, ok := english(m[1]); !ok {
 				t.Errorf("%s looks up %q, which no dictionary has", f, m[1])
 			}
 		}
 	}
+}
+
+// dictionaryFiles is i18n.js and every game's messages module.
+func dictionaryFiles(t *testing.T) []string {
+	t.Helper()
+	games, err := fs.Glob(Static(), "*.messages.js")
+	if err != nil || len(games) == 0 {
+		t.Fatalf("no game messages modules (%v)", err)
+	}
+	return append([]string{"i18n.js"}, games...)
 }
 
 // Only a game's own renderer module, and the map from game IDs to those
@@ -125,7 +147,7 @@ func TestNoHTMLInjectionSinks(t *testing.T) {
 
 // Every module a page or module imports is in the embedded tree.
 func TestImportsResolve(t *testing.T) {
-	ref := regexp.MustCompile(`(?:from |import\(|src=|href=)['"](/static/[^'"]+)['"]`)
+	ref := regexp.MustCompile(`(?:from |import\(|import |src=|href=)['"](/static/[^'"]+)['"]`)
 	err := fs.WalkDir(Static(), ".", func(path string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return err

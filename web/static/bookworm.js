@@ -6,6 +6,7 @@
 
 import { h } from '/static/dom.js';
 import { t } from '/static/i18n.js';
+import '/static/bookworm.messages.js';
 
 export const id = 'bookworm';
 

@@ -7,6 +7,7 @@
 
 import { h, reducedMotion } from '/static/dom.js';
 import { t } from '/static/i18n.js';
+import '/static/diceflick.messages.js';
 import { api } from '/static/api.js';
 
 export const id = 'diceflick';

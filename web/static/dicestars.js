@@ -7,6 +7,7 @@
 
 import { h, reducedMotion, sleep } from '/static/dom.js';
 import { t } from '/static/i18n.js';
+import '/static/dicestars.messages.js';
 
 export const id = 'dicestars';
 

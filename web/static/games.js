@@ -54,7 +54,12 @@ export function loadGames() {
   loading ??= api.games().then(async (list) => {
     infos = Array.isArray(list) ? list : [];
     for (const g of infos) addMessages(g.messages);
-    await Promise.all(infos.map(async (g) => { g.playable = await hasRenderer(g.id); }));
+    await Promise.all(infos.map(async (g) => {
+      g.playable = await hasRenderer(g.id);
+      // The game's page words (French of its options and narration) are
+      // wanted by the lobby and the log before any board is drawn.
+      if (g.playable) await import(`/static/${g.id}.messages.js`).catch(() => {});
+    }));
     return infos;
   }, (e) => { loading = null; throw e; });
   return loading;

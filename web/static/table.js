@@ -257,8 +257,10 @@ function renderBoard() {
   if (!st.view || !st.renderer) { els.board.replaceChildren(); els.actions.replaceChildren(); return; }
   const r = st.renderer;
   const focusKey = document.activeElement?.dataset?.action || document.activeElement?.id;
-  replace(els.board, r.renderBoard(st.view, { seat: st.seat, deadlineAt: st.deadlineAt }));
   const canAct = st.seat >= 0 && status() === 'live' && !st.summary?.seats?.[st.seat]?.takenOver;
+  // The board is the stage: with act and canAct a renderer lets people play
+  // on the board itself (tap a die, a cell, drag in the arena).
+  replace(els.board, r.renderBoard(st.view, { seat: st.seat, deadlineAt: st.deadlineAt, act, canAct, redraw: renderBoard }));
   // redraw lets a renderer show a choice of its own panel (a toggle) at once.
   const panel = canAct ? r.renderActions(st.view, act, { redraw: renderBoard }) : null;
   replace(els.actions, panel);
