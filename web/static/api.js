@@ -36,6 +36,7 @@ async function call(method, path, body) {
 
 export const api = {
   games: () => call('GET', '/api/games'),
+  rules: (game, lang) => call('GET', '/api/games/' + encodeURIComponent(game) + '/rules?lang=' + encodeURIComponent(lang)),
   tables: (statuses) => call('GET', '/api/tables?status=' + encodeURIComponent(statuses.join(','))),
   table: (id) => call('GET', '/api/tables/' + encodeURIComponent(id)),
   create: (req) => call('POST', '/api/tables', req),

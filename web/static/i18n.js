@@ -102,6 +102,17 @@ const en = {
   'replay.loading': 'Loading the replay…',
   'replay.failed': 'Could not load the replay: {msg}',
 
+  'rules.title': 'Rules',
+  'rules.heading': 'How to play {game}',
+  'rules.toc': 'Contents',
+  'rules.loading': 'Loading the rules…',
+  'rules.failed': 'Could not load the rules: {msg}',
+  'rules.notfound': 'This game has no rules page.',
+  'rules.example': 'Example',
+  'rules.example.caption': 'Drawn from a real game, as it looks at the table.',
+  'rules.example.missing': 'This picture could not be drawn.',
+  'rules.play': 'Start a game in the lobby',
+
 
 
   'rule.must-draw-three': 'The reserve is empty or shows only stars, so you must draw 3 dice.',
@@ -265,6 +276,17 @@ const fr = {
   'replay.keys': 'Les flèches avancent et reculent ; Début et Fin sautent.',
   'replay.loading': 'Chargement de la partie…',
   'replay.failed': 'Impossible de charger la partie : {msg}',
+
+  'rules.title': 'Règles',
+  'rules.heading': 'Comment jouer à {game}',
+  'rules.toc': 'Sommaire',
+  'rules.loading': 'Chargement des règles…',
+  'rules.failed': 'Impossible de charger les règles : {msg}',
+  'rules.notfound': 'Ce jeu n’a pas de page de règles.',
+  'rules.example': 'Exemple',
+  'rules.example.caption': 'Tiré d’une vraie partie, tel qu’on le voit à la table.',
+  'rules.example.missing': 'Cette image n’a pas pu être dessinée.',
+  'rules.play': 'Lancer une partie dans le salon',
 
 
 
