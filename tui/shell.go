@@ -148,6 +148,7 @@ type Shell struct {
 	keyboard   engine.Seat // the person whose turn it was last
 
 	help        bool
+	helpTop     int // the help screen's first line shown
 	confirmQuit bool
 	message     string
 	msgIsError  bool
@@ -674,11 +675,13 @@ func (s *Shell) key(k tea.KeyPressMsg) {
 		return
 	}
 	if s.help {
-		s.help = false
+		if !s.helpKey(key) {
+			s.help = false
+		}
 		return
 	}
-	if key == "f1" {
-		s.help = true
+	if t, ok := s.board.(Typist); key == "f1" || key == "?" && (!ok || !t.Typing()) {
+		s.help, s.helpTop = true, 0
 		return
 	}
 	if s.confirmQuit {
@@ -773,17 +776,7 @@ func (s *Shell) Render() string {
 			"or press ctrl+c to quit.",
 		}, w, h)
 	case s.help:
-		lines := []string{styleTitle.Render(" KEYS · " + strings.ToUpper(s.info.Title) + " "), ""}
-		for _, l := range s.board.Help() {
-			lines = append(lines, "  "+l)
-		}
-		lines = append(lines, "",
-			"  q       quit (asks first; after the game, quits at once)",
-			"  s       after the game: save the record to "+s.DefaultRecordPath(),
-			"  ctrl+c  quit at once",
-			"  f1      this help",
-			"", styleFaint.Render("the game waits: any key closes the help"))
-		return fitScreen(lines, w, h)
+		return s.renderHelp(w, h)
 	}
 	return s.board.Render(w, h)
 }
