@@ -46,7 +46,8 @@ const rulesStateJS = `(() => {
 // TestRulesPages opens every game's rules page at both viewports, in
 // English and French and in dark mode: the text and its table of contents
 // are there, every example is a board drawn by the game's own renderer,
-// nothing overflows sideways, and the console stays clean.
+// nothing overflows sideways, axe-core finds nothing serious, and the
+// console stays clean.
 func TestRulesPages(t *testing.T) {
 	ts := startServer(t)
 	for _, id := range all.Registry.IDs() {
@@ -74,6 +75,7 @@ func TestRulesPages(t *testing.T) {
 				eval[bool](p, `(localStorage.setItem('dh.lang','en'), true)`)
 				p.do(chromedp.Navigate(ts.URL + "/rules/" + id))
 				en := check("en")
+				p.axeClean("rules " + id + " " + vp.name + " en")
 				p.shot(fmt.Sprintf("rules-%s-%s-en", id, vp.name))
 				// The first example in view.
 				eval[bool](p, `(document.querySelector('[data-testid=rules-example]').scrollIntoView({block: 'center'}), true)`)
@@ -81,6 +83,7 @@ func TestRulesPages(t *testing.T) {
 				p.fullShot(fmt.Sprintf("rules-%s-%s-en-full", id, vp.name))
 				p.do(chromedp.Click(chromedp.CSS(`.lang-switch button[data-lang=fr]`)))
 				fr := check("fr")
+				p.axeClean("rules " + id + " " + vp.name + " fr")
 				if fr.Sections != en.Sections || fr.Examples != en.Examples || fr.Title == en.Title {
 					p.fail("French %+v, English %+v", fr, en)
 				}

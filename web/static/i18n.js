@@ -108,7 +108,7 @@ const en = {
   'rules.loading': 'Loading the rules…',
   'rules.failed': 'Could not load the rules: {msg}',
   'rules.notfound': 'This game has no rules page.',
-  'rules.example': 'Example',
+  'rules.example': 'Example {n}',
   'rules.example.caption': 'Drawn from a real game, as it looks at the table.',
   'rules.example.missing': 'This picture could not be drawn.',
   'rules.play': 'Start a game in the lobby',
@@ -283,7 +283,7 @@ const fr = {
   'rules.loading': 'Chargement des règles…',
   'rules.failed': 'Impossible de charger les règles : {msg}',
   'rules.notfound': 'Ce jeu n’a pas de page de règles.',
-  'rules.example': 'Exemple',
+  'rules.example': 'Exemple {n}',
   'rules.example.caption': 'Tiré d’une vraie partie, tel qu’on le voit à la table.',
   'rules.example.missing': 'Cette image n’a pas pu être dessinée.',
   'rules.play': 'Lancer une partie dans le salon',
@@ -453,7 +453,8 @@ export function langSwitch() {
       b.lang = l;
       b.textContent = l.toUpperCase();
       b.title = dicts[l]['lang.' + l];
-      b.setAttribute('aria-label', dicts[l]['lang.' + l]);
+      // The name is the visible EN/FR (axe: label-content-name-mismatch);
+      // the title says the language in full.
       b.setAttribute('aria-pressed', String(l === lang));
       b.dataset.lang = l;
       b.addEventListener('click', () => setLang(l));

@@ -40,7 +40,7 @@ function slugger() {
 
 // example draws one example with the game's renderer; a failure leaves a
 // note in its place rather than break the page.
-function example(mod, name, ex) {
+function example(mod, name, ex, n) {
   const fig = h('figure', { class: 'rules-example', 'data-testid': 'rules-example', 'data-example': name });
   const board = h('div', { class: 'rules-board', inert: true });
   let drawn = null;
@@ -58,7 +58,7 @@ function example(mod, name, ex) {
   }
   // A wide board scrolls sideways on a small screen; the scroller takes the
   // keyboard focus so it can be scrolled without a pointer.
-  const scroller = h('div', { class: 'rules-scroller', tabindex: '0', role: 'region', 'aria-label': t('rules.example') }, board);
+  const scroller = h('div', { class: 'rules-scroller', tabindex: '0', role: 'region', 'aria-label': t('rules.example', { n }) }, board);
   fig.append(scroller, h('figcaption', { class: 'small muted' }, t('rules.example.caption')));
   return fig;
 }
@@ -73,6 +73,7 @@ function drawToc(headings) {
 function draw(data, mod) {
   const slug = slugger();
   const headings = [];
+  let examples = 0;
   const title = t('rules.heading', { game: data.title });
   document.title = `${title} · dicehall`;
   const nodes = [h('h1', { 'data-testid': 'rules-title' }, title)];
@@ -89,7 +90,7 @@ function draw(data, mod) {
       case 'p': nodes.push(h('p', null, spans(b.spans))); break;
       case 'ul':
       case 'ol': nodes.push(h(b.kind, null, (b.items || []).map((it) => h('li', null, spans(it))))); break;
-      case 'example': nodes.push(example(mod, b.example, data.examples?.[b.example])); break;
+      case 'example': nodes.push(example(mod, b.example, data.examples?.[b.example], ++examples)); break;
       default: break;
     }
   }
