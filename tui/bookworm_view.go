@@ -296,7 +296,9 @@ func (m *Bookworm) statusLines(v *bookworm.View, w int) []string {
 			out = append(out, m.inputLine())
 		}
 	case bookworm.PhaseChallenge, bookworm.PhaseVote:
-		out = append(out, m.judgingLines(v)...)
+		for _, l := range m.judgingLines(v) {
+			out = append(out, wrapLine(l, w)...)
+		}
 	}
 	return out
 }
@@ -517,6 +519,8 @@ func (m *Bookworm) bwHelp(w int) string {
 		parts = []string{"type the word", k("0-7") + " choose the die", k("?") + " take ?", k("esc") + " clear", k("enter") + " name it", k("ctrl+g") + " give up", k("ctrl+c") + " quit"}
 	case m.isHumanTurn():
 		parts = []string{k("←/→") + " die", k("s") + " steal", k("0-7") + " die", k("enter") + " name it", k("esc") + " edit word", k("ctrl+c") + " quit"}
+	case (s.Phase == bookworm.PhaseChallenge || s.Phase == bookworm.PhaseVote) && len(m.humanActors()) == 0:
+		parts = []string{"the others judge the word", k("q") + " quit"}
 	case s.Phase == bookworm.PhaseChallenge:
 		parts = []string{k("c") + " challenge", k("a") + " let pass", "then " + k("seat number"), k("q") + " quit"}
 	case s.Phase == bookworm.PhaseVote:

@@ -704,7 +704,7 @@ func (s *Shell) key(k tea.KeyPressMsg) {
 		switch key {
 		case "s":
 			s.save(s.DefaultRecordPath())
-		case "q", "esc", "enter":
+		case "q", "esc": // not enter: a last enter of play must not leave the end unseen
 			s.quitNow()
 		default:
 			if !s.board.Key(k) {
