@@ -91,8 +91,9 @@ func (m *DiceStars) Render(w, h int) string {
 	lines := append(top, sheets...)
 	lines = append(lines, bottom...)
 	room := h - len(lines) - 1
-	if hints := m.hintLines(); room >= len(hints)+1 {
-		// The rules that matter now, where there is room for them.
+	if hints := m.hintLines(); room > 1 {
+		// The rules that matter now, the first first, as room allows.
+		hints = hints[:min(len(hints), room-1)]
 		for _, l := range hints {
 			lines = append(lines, styleFaint.Render(l))
 		}
@@ -390,13 +391,14 @@ func (m *DiceStars) hintLines() []string {
 	if s.Over() {
 		return nil
 	}
-	out := []string{"☆ stars in a row: all marked → sum ×2; only some marked → the row scores 0"}
-	if !s.Ending {
-		out = append(out, "The round where a sheet fills all white cells or takes a penalty is the last.")
-	}
+	var out []string
 	if s.Solo() {
 		out = append(out, fmt.Sprintf("Solo grid: after your take, the reserve's dice cross out sum÷%d cells, rounded up", m.layout.SoloGroup),
 			"(doubled if a star is among them; stars alone: 1 cell). A full grid loses.")
+	}
+	out = append(out, "☆ stars in a row: all marked → sum ×2; only some marked → the row scores 0")
+	if !s.Ending {
+		out = append(out, "The round where a sheet fills all white cells or takes a penalty is the last.")
 	}
 	return out
 }
