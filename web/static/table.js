@@ -196,6 +196,7 @@ function renderRules() {
   const seen = hintSeen(game);
   const show = !seen && st.seat >= 0 && status() !== 'over';
   els.hint.hidden = !show;
+  els.rules.classList.toggle('new', show);
   if (!show) { els.hint.replaceChildren(); return; }
   const title = gameInfo(game)?.title || st.summary.title;
   replace(els.hint, t('table.hint.first', { game: title }), ' ',
@@ -455,6 +456,7 @@ function renderResult() {
   }
   if (st.summary?.game) setHintSeen(st.summary.game);
   els.hint.hidden = true;
+  els.rules.classList.remove('new');
   const view = localView();
   const winners = new Set(view.winners || []);
   const rows = ranking(view);
