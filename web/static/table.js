@@ -520,7 +520,8 @@ function renderRematchNote() {
 }
 
 async function joinRematch(r, free) {
-  const name = savedName() || mySeatInfo()?.name || '';
+  // The same seat under the same name (a rematch keeps the seats).
+  const name = mySeatInfo()?.name || savedName();
   if (free && name) {
     try { await api.join(r.id, st.seat, name); } catch { /* the new table's page offers the seats left */ }
   }
@@ -747,8 +748,15 @@ async function welcome(msg) {
   st.view = msg.view;
   st.turn = msg.turn;
   st.deadlineAt = msg.deadline ? performance.now() + msg.deadline : 0;
+  // A rematch made before this page came (the summary has its id): who
+  // made it is in the new table's summary.
   const rm = msg.table?.rematch;
-  if (rm) st.rematch = typeof rm === 'string' ? { id: rm } : rm;
+  if (rm && st.rematch?.id !== (rm.id ?? rm)) {
+    st.rematch = typeof rm === 'string' ? { id: rm } : rm;
+    if (typeof rm === 'string') {
+      api.table(rm).then((s) => { if (st.rematch?.id === s.id) { st.rematch = s; renderResult(); } }, () => {});
+    }
+  }
   if (!st.renderer) await loadRenderer(msg.table.game);
   renderAll();
 }
