@@ -79,6 +79,24 @@ const deafJS = `(() => {
   };
 })()`
 
+// axeOutsideGame is axeClean for the page's own parts only: the game's
+// slots (board, controls, replay board) are left out, as their dark colours
+// are the games' own CSS.
+func (p *page) axeOutsideGame(where string) {
+	p.t.Helper()
+	src := axeSource(p.t)
+	if !eval[bool](p, `typeof axe !== 'undefined'`) {
+		eval[bool](p, src+";\ntrue")
+	}
+	bad := eval[[]string](p, `axe.run({exclude: [['[data-testid=board]'], ['[data-testid=actions]'], ['.replay-board']]},
+	  {runOnly: {type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']}})
+	  .then((r) => r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
+	  .map((v) => v.id + ': ' + v.nodes.slice(0, 4).map((n) => n.target.join(' ') + ' ' + (n.failureSummary || '').split('\n').slice(1, 2).join('')).join('; ')))`)
+	if len(bad) > 0 {
+		p.t.Errorf("%s: %s: axe-core finds serious or critical violations outside the game:\n  %s", p.name, where, strings.Join(bad, "\n  "))
+	}
+}
+
 // rect is an element's box in CSS pixels relative to the viewport.
 type rect struct {
 	Top    float64 `json:"top"`
@@ -147,12 +165,18 @@ func TestTableChromeAndThemes(t *testing.T) {
 			for _, scheme := range []string{"light", "dark"} {
 				p.colorScheme(scheme)
 				p.shot(fmt.Sprintf("chrome-%s-%s-%s", vp.name, scheme, lang))
+				if scheme == "light" {
+					p.axeClean(fmt.Sprintf("table page %s %s %s", vp.name, scheme, lang))
+				} else {
+					p.axeOutsideGame(fmt.Sprintf("table page %s %s %s", vp.name, scheme, lang))
+				}
 			}
 			// The settings menu opens from the gear and closes with Escape.
 			p.do(chromedp.Click(chromedp.CSS(`[data-testid=settings]`)))
 			p.waitJS(3*time.Second, `!document.querySelector('.settings-panel').hidden`)
 			p.inView(vp, ".settings-panel")
 			p.shot(fmt.Sprintf("settings-%s-dark-%s", vp.name, lang))
+			p.axeOutsideGame("settings menu " + vp.name + " dark " + lang)
 			p.colorScheme("light")
 			p.shot(fmt.Sprintf("settings-%s-light-%s", vp.name, lang))
 			p.do(chromedp.SetValue(chromedp.CSS(`.settings-panel select[data-pref=botSpeed]`), "fast"))
@@ -202,6 +226,10 @@ func TestBotBannerToastAndCopy(t *testing.T) {
 			t.Errorf("%s: banner says %q", vp.name, s)
 		}
 		p.shot("bot-banner-" + vp.name)
+		p.axeClean("bot banner " + vp.name)
+		// As the page first shows it, too.
+		eval[bool](p, `window.scrollTo(0, 0), true`)
+		p.inViewport("bot banner "+vp.name, "[data-testid=bot-banner]", "[data-testid=reclaim]")
 
 		// Take it back twice in a row: the second is refused (already
 		// yours), and the refusal comes as a toast over the page.
@@ -216,7 +244,7 @@ func TestBotBannerToastAndCopy(t *testing.T) {
 		}
 		withToast := p.rect("[data-testid=board]").Top
 		p.shot("toast-" + vp.name)
-		p.do(chromedp.Click(chromedp.CSS(`[data-testid=alert] .toast-close`)))
+		eval[bool](p, `document.querySelector('[data-testid=alert] .toast-close').click(), true`)
 		p.waitJS(3*time.Second, `document.querySelector('[data-testid=alert]').hidden`)
 		if without := p.rect("[data-testid=board]").Top; without != withToast {
 			t.Errorf("%s: the board moved from %.1f to %.1f when the toast went", vp.name, withToast, without)
@@ -293,6 +321,7 @@ func TestLostSeatRace(t *testing.T) {
 		t.Errorf("%d seats still offered", n)
 	}
 	carol.shot("lost-seat-race-390x844")
+	carol.axeClean("lost seat race")
 	carol.noExceptions()
 }
 
@@ -339,6 +368,11 @@ func TestResultRematchAndReplay(t *testing.T) {
 	}
 	ann.shot("result-1440x900")
 	bob.shot("result-390x844")
+	ann.axeClean("result 1440x900")
+	bob.colorScheme("dark")
+	bob.shot("result-390x844-dark")
+	bob.axeOutsideGame("result 390x844 dark")
+	bob.colorScheme("light")
 
 	// The replay: jump with the slider, step with the keys, play by itself.
 	ann.do(chromedp.ScrollIntoView(chromedp.CSS(`[data-testid=replay]`)))
@@ -403,6 +437,7 @@ func TestLogCompleteForEveryone(t *testing.T) {
 		late.do(chromedp.Navigate(ts.URL + "/t/" + id))
 		late.waitJS(10*time.Second, `document.querySelectorAll('[data-testid=log] li').length > 5`)
 		late.shot("log-late-spectator-" + vp.name)
+		late.axeClean("late spectator " + vp.name)
 	}
 	early.waitJS(90*time.Second, `document.body.dataset.status === 'over'`)
 	steps := replayLines(t, ts.URL, "dicestars", id)

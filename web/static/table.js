@@ -62,7 +62,8 @@ const els = {
   replay: h('div', { class: 'replay-slot' }),
   players: h('section', { class: 'players card', 'aria-labelledby': 'players-h' }),
   share: h('section', { class: 'share card' }),
-  log: h('ol', { class: 'log', role: 'log', 'aria-live': 'polite', 'data-testid': 'log' }),
+  log: h('div', { class: 'log', role: 'log', 'aria-live': 'polite', 'data-testid': 'log' }),
+  logList: h('ol', { class: 'log-list' }),
   logHead: h('h2', { id: 'log-h' }),
   rules: h('a', { class: 'rules-link', 'data-testid': 'rules-link', hidden: true }),
   polite: h('p', { class: 'sr-only', 'aria-live': 'polite' }),
@@ -83,6 +84,7 @@ replace(app,
       h('section', { class: 'card log-card', 'aria-labelledby': 'log-h' }, els.logHead, els.log))),
   els.alert, els.polite);
 back.append(h('span', { 'aria-hidden': 'true' }, '← '), backWord);
+els.log.append(els.logList);
 
 // --- names ----------------------------------------------------------------------
 
@@ -433,7 +435,7 @@ function renderLog() {
     for (const l of lines) items.push(h('li', e.key ? { class: 'muted' } : null, l));
   }
   if (!items.length) items.push(h('li', { class: 'muted' }, t('table.log.empty')));
-  replace(els.log, items.reverse());
+  replace(els.logList, items.reverse());
 }
 
 // ranking: the players by score, with places (ties share a place).
