@@ -62,7 +62,8 @@ const els = {
   replay: h('div', { class: 'replay-slot' }),
   players: h('section', { class: 'players card', 'aria-labelledby': 'players-h' }),
   share: h('section', { class: 'share card' }),
-  log: h('div', { class: 'log', role: 'log', 'aria-live': 'polite', 'data-testid': 'log' }),
+  // Focusable, so the keyboard can scroll it.
+  log: h('div', { class: 'log', role: 'log', 'aria-live': 'polite', 'aria-labelledby': 'log-h', tabindex: 0, 'data-testid': 'log' }),
   logList: h('ol', { class: 'log-list' }),
   logHead: h('h2', { id: 'log-h' }),
   rules: h('a', { class: 'rules-link', 'data-testid': 'rules-link', hidden: true }),
