@@ -41,6 +41,7 @@ export const api = {
   table: (id) => call('GET', '/api/tables/' + encodeURIComponent(id)),
   create: (req) => call('POST', '/api/tables', req),
   join: (id, seat, name) => call('POST', '/api/tables/' + encodeURIComponent(id) + '/join', { seat, name }),
+  rematch: (id) => call('POST', '/api/tables/' + encodeURIComponent(id) + '/rematch'),
   replay: (id, seat) => call('GET', '/api/tables/' + encodeURIComponent(id) + '/replay' +
     (seat === null || seat === undefined || seat < 0 ? '' : '?seat=' + seat)),
 };
