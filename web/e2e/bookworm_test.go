@@ -284,6 +284,14 @@ func TestBookwormVsBots(t *testing.T) {
 						taps++
 					} else {
 						ann.do(chromedp.Click(chromedp.CSS(`[data-testid=bw-send]`)))
+						if eval[bool](ann, fmt.Sprintf(`Number(document.body.dataset.version) === %d && !document.querySelector('.bw-pick.chosen')`, st.Version)) {
+							// Dice of different worth fit: Say it asks which;
+							// a tap and a second tap (or Enter) say it.
+							once("choose")
+							sel := fmt.Sprintf(`button.bw-pick[data-die="%d"]`, pick.Die)
+							ann.do(chromedp.Click(chromedp.CSS(sel)))
+							ann.do(chromedp.KeyEvent(kb.Enter))
+						}
 					}
 					ann.waitVersion(st.Version + 1)
 					turns++

@@ -228,11 +228,9 @@ function cardEl(c) {
       ? h('button', { type: 'button', class: 'bw-cat-btn', id: `bw-cat-${i}`, 'data-category': i, onclick: () => c.act({ category: i }) }, inner)
       : inner);
   });
-  const lang = view.language || 'en';
   return h('section', { class: `bw-card${choosing ? ' choosing' : ''}`, 'aria-label': t('bw.card'), 'data-testid': 'bw-card' },
     h('h3', null, choosing ? t('bw.act.category') : t('bw.card')),
     h('ol', { class: 'bw-cats' }, items),
-    lang !== currentLang() ? h('p', { class: 'bw-lang small' }, t('bw.lang.' + lang)) : null,
     h('p', { class: 'bw-centre small' },
       h('span', { class: 'bw-worm', 'aria-hidden': 'true' }, '❦'), ' ', t('bw.centre', { n: view.bookwormCards })));
 }
@@ -271,9 +269,16 @@ function displayEl(c) {
     }
     return dieEl(d, 'big');
   });
+  // Dice a word may steal: a row of their own under the display, so they
+  // are on the first screen of a phone too (the piles are further down).
+  const steals = options(c).filter((o) => o.from >= 0);
+  const stealRow = steals.length ? h('div', { class: 'bw-steals', role: 'group', 'aria-label': t('bw.steals') },
+    h('span', { class: 'bw-steals-h small' }, t('bw.steals')),
+    steals.map((o) => h('span', { class: 'bw-steal' }, pickButton(c, o, 'in-steals'), h('span', { class: 'bw-steal-from small' }, seatName(view, o.from))))) : null;
   const turning = c.legal.includes('turn-to');
   const parts = [h('h3', { class: 'sr-only' }, t('bw.display'))];
   if (dice.length) parts.push(h('div', { class: 'bw-dice', 'data-testid': 'bw-display' }, row));
+  if (stealRow) parts.push(stealRow);
   else {
     parts.push(h('p', { class: 'muted', 'data-testid': 'bw-display' },
       ['card', 'category', 'roll'].includes(view.phase) ? t('bw.display.notyet') : t('bw.display.empty')));
@@ -300,7 +305,7 @@ function roundPoints(p) {
 function playersEl(c) {
   const { view, seat } = c;
   const onTurn = view.phase === 'name' ? view.current : '';
-  const steals = options(c).filter((o) => o.from >= 0);
+  const steals = new Set(options(c).filter((o) => o.from >= 0).map((o) => o.die));
   const stack = view.special === 'stack';
   return h('section', { class: 'bw-players', 'aria-label': t('table.players') }, (view.players || []).map((p, i) => {
     const me = i === seat;
@@ -312,8 +317,7 @@ function playersEl(c) {
     const dice = p.dice || [];
     const pile = dice.map((d, k) => {
       const top = k === dice.length - 1;
-      const o = steals.find((x) => x.die === d.die);
-      const die = o ? pickButton(c, o, 'in-pile') : dieEl(d, 'small');
+      const die = dieEl(d, `small${steals.has(d.die) ? ' stealable' : ''}`);
       return h('span', { class: 'bw-pile-item' + (top ? ' top' : '') }, die,
         stack && top ? h('span', { class: 'bw-top-mark' }, '▲ ', t('bw.top')) : null);
     });
@@ -396,7 +400,7 @@ function judgingEl(c) {
     h('div', { class: 'bw-judge-head' },
       h('h3', null, view.phase === 'vote' ? t('bw.judging.vote') : t('bw.judging')), clockEl(view)),
     h('p', { class: 'bw-judged' }, h('span', { class: 'muted' }, t('bw.who', { name: j.speaker })),
-      '“', h('strong', { 'data-testid': 'bw-judged-word' }, j.word), '”',
+      t('bw.q.open'), h('strong', { 'data-testid': 'bw-judged-word' }, j.word), t('bw.q.close'),
       h('span', { class: 'bw-for muted small' }, ' — ', chosenName(view))),
     body,
     buttons.length ? h('div', { class: 'bw-judge-btns', role: 'group', 'aria-label': t('bw.judging') }, buttons) : null);
@@ -478,7 +482,8 @@ export function renderBoard(view, opts = {}) {
   const board = h('div', { class: `bw-board${mine ? ' my-move' : ''}`, 'data-phase': view.phase },
     h('div', { class: 'bw-top' },
       h('p', { class: 'bw-round' }, t('bw.round', { n: view.round, name: view.bookworm })),
-      view.over ? h('p', { class: 'bw-phase' }, t('bw.over')) : view.category ? h('p', { class: 'bw-phase' }, t('bw.category', { cat: chosenName(view) }), ' ', levelTag(view.category.level)) : null),
+      view.over ? h('p', { class: 'bw-phase' }, t('bw.over')) : view.category ? h('p', { class: 'bw-phase' }, t('bw.category', { cat: chosenName(view) }), ' ', levelTag(view.category.level)) : null,
+      (view.language || 'en') !== currentLang() ? h('p', { class: 'bw-lang small' }, t('bw.lang.' + (view.language || 'en'))) : null),
     h('div', { class: 'bw-stage' }, cardEl(c), displayEl(c), actEl(c)),
     playersEl(c),
     h('div', { class: 'bw-lower' }, wordsEl(view), scoresEl(view)));
@@ -515,7 +520,10 @@ const form = {
   // fits (dice alike in the display are one choice); null when the player
   // must choose.
   choice() {
-    const fit = this.fitting();
+    let fit = this.fitting();
+    // The A–Z die (0 points) takes any word: Enter prefers a letter die,
+    // A–Z stays one tap away.
+    if (fit.some((o) => !o.d.special)) fit = fit.filter((o) => !(o.d.special && o.d.face === 'a-z') || o.die === this.die);
     const sel = fit.find((o) => o.die === this.die);
     if (sel) return sel;
     if (!fit.length) return null;
