@@ -278,11 +278,11 @@ function displayEl(c) {
   const turning = c.legal.includes('turn-to');
   const parts = [h('h3', { class: 'sr-only' }, t('bw.display'))];
   if (dice.length) parts.push(h('div', { class: 'bw-dice', 'data-testid': 'bw-display' }, row));
-  if (stealRow) parts.push(stealRow);
   else {
     parts.push(h('p', { class: 'muted', 'data-testid': 'bw-display' },
       ['card', 'category', 'roll'].includes(view.phase) ? t('bw.display.notyet') : t('bw.display.empty')));
   }
+  if (stealRow) parts.push(stealRow);
   if (turning) {
     parts.push(h('div', { class: 'bw-turnto', role: 'group', 'aria-label': t('bw.act.turnto') },
       h('p', { class: 'bw-turnto-h' }, t('bw.act.turnto')),
@@ -295,7 +295,7 @@ function displayEl(c) {
     parts.push(h('p', { class: 'bw-special-line small', 'data-testid': 'bw-special' },
       h('strong', null, t('bw.special', { face: specialName(view.special) })), ' ', t('bw.sp.help.' + view.special)));
   }
-  return h('section', { class: 'bw-display', 'aria-label': t('bw.display') }, parts);
+  return h('section', { class: `bw-display${dice.length || turning ? '' : ' empty'}`, 'aria-label': t('bw.display') }, parts);
 }
 
 function roundPoints(p) {
@@ -768,7 +768,7 @@ export async function beforeUpdate(root, events, fast) {
 export function afterUpdate(root, events, fast) {
   if (fast || reducedMotion()) return;
   for (const ev of events || []) {
-    if (ev.kind === 'roll') for (const el of root.querySelectorAll('.bw-display .bw-die')) el.classList.add('rolling');
+    if (ev.kind === 'roll') for (const el of root.querySelectorAll('.bw-dice .bw-die')) el.classList.add('rolling');
     if (ev.kind === 'take' || ev.kind === 'steal') {
       const el = root.querySelector(`.bw-player[data-seat="${ev.data?.to}"] [data-die="${ev.data?.die}"]`);
       if (el) el.classList.add('fresh');
