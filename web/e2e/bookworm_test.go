@@ -119,30 +119,6 @@ func (p *page) reducedMotion() {
 	}
 }
 
-// bwInView fails unless every element of each selector lies wholly inside
-// the first screen of the page: seen without scrolling.
-// TODO(bw-web): use p.inViewport once it is on main.
-func (p *page) bwInView(where string, sels ...string) {
-	p.t.Helper()
-	for _, sel := range sels {
-		bad := eval[string](p, fmt.Sprintf(`(() => {
-		  const els = [...document.querySelectorAll(%q)];
-		  if (!els.length) return 'missing';
-		  for (const e of els) {
-		    const r = e.getBoundingClientRect();
-		    const top = r.top + scrollY, left = r.left + scrollX;
-		    if (top < 0 || left < 0 || top + r.height > innerHeight + 0.5 || left + r.width > innerWidth + 0.5)
-		      return 'at ' + [left, top, r.width, r.height].map(Math.round).join(',') + ' in ' + innerWidth + 'x' + innerHeight;
-		  }
-		  return '';
-		})()`, sel))
-		if bad != "" {
-			p.shot("failure-inview-" + p.name)
-			p.t.Errorf("%s: %s %s is not within the first screen: %s", p.name, where, sel, bad)
-		}
-	}
-}
-
 // bwTable creates a Bookworm table from p's page (so p holds seat 0) and
 // opens it.
 func bwTable(t *testing.T, p *page, base, seats, options string) string {
@@ -255,7 +231,10 @@ func TestBookwormVsBots(t *testing.T) {
 				case ann.bwJudge(st):
 				case st.Name:
 					// Ann's turn: the whole stage is on the first screen.
-					ann.bwInView("on her turn", ".bw-display .bw-die", "#bw-word", "[data-testid=bw-send]", ".bw-card .bw-cat.chosen")
+					ann.inViewport("on her turn", ".bw-display .bw-die", "#bw-word", "[data-testid=bw-send]", ".bw-card .bw-cat.chosen")
+					if !shots["turn"] {
+						ann.axeClean("Ann's turn " + tag)
+					}
 					once("turn")
 					word, pick := "", bwPick{Die: -1}
 					for _, o := range st.Picks {
@@ -316,6 +295,7 @@ func TestBookwormVsBots(t *testing.T) {
 			if rows != 2 {
 				t.Errorf("the per-round breakdown has %d rows, want 2", rows)
 			}
+			ann.axeClean("the end " + tag)
 			ann.fullShot("bw-" + tag + "-end")
 			ann.noExceptions()
 			t.Logf("%s: %d turns, %d by tapping a die", tag, turns, taps)
@@ -396,7 +376,9 @@ func TestBookwormRejectedWord(t *testing.T) {
 			if status == "" || strings.Contains(status, "Bob") && !strings.Contains(status, "x") {
 				t.Errorf("turnText during the vote: %q", status)
 			}
-			bob.bwInView("during the vote", "[data-testid=bw-accept]", "[data-testid=bw-reject]", ".bw-judging .bw-clock")
+			bob.inViewport("during the vote", "[data-testid=bw-accept]", "[data-testid=bw-reject]", ".bw-judging .bw-clock")
+			bob.axeClean("the vote, voter " + lang)
+			ann.axeClean("the vote, speaker " + lang)
 			bob.shot("bw-vote-" + lang + "-1440x900-dark")
 			ann.shot("bw-vote-speaker-" + lang + "-390x844")
 			bob.do(chromedp.Click(chromedp.CSS(`[data-testid=bw-reject]`)))
@@ -413,7 +395,8 @@ func TestBookwormRejectedWord(t *testing.T) {
 					t.Errorf("the rejection says %q, lacking %q", r, s)
 				}
 			}
-			ann.bwInView("after the rejection", "[data-testid=bw-rejected]", "#bw-word", ".bw-display .bw-die")
+			ann.inViewport("after the rejection", "[data-testid=bw-rejected]", "#bw-word", ".bw-display .bw-die")
+			ann.axeClean("after the rejection " + lang)
 			ann.shot("bw-rejected-" + lang + "-390x844")
 
 			// Giving up asks first; "keep looking" keeps the turn.

@@ -215,7 +215,7 @@ function cardEl(c) {
   const choosing = c.legal.includes('category');
   if (!view.card) {
     return h('section', { class: 'bw-card empty', 'aria-label': t('bw.card') },
-      h('h3', null, t('bw.card')), h('p', { class: 'muted small' }, t('bw.card.none')));
+      h('h2', null, t('bw.card')), h('p', { class: 'muted small' }, t('bw.card.none')));
   }
   const items = view.card.categories.map((cat, i) => {
     const inner = [h('span', { class: 'bw-check', 'aria-hidden': 'true' }, i === chosen ? '✔' : ''),
@@ -229,7 +229,7 @@ function cardEl(c) {
       : inner);
   });
   return h('section', { class: `bw-card${choosing ? ' choosing' : ''}`, 'aria-label': t('bw.card'), 'data-testid': 'bw-card' },
-    h('h3', null, choosing ? t('bw.act.category') : t('bw.card')),
+    h('h2', null, choosing ? t('bw.act.category') : t('bw.card')),
     h('ol', { class: 'bw-cats' }, items),
     h('p', { class: 'bw-centre small' },
       h('span', { class: 'bw-worm', 'aria-hidden': 'true' }, '❦'), ' ', t('bw.centre', { n: view.bookwormCards })));
@@ -276,7 +276,7 @@ function displayEl(c) {
     h('span', { class: 'bw-steals-h small' }, t('bw.steals')),
     steals.map((o) => h('span', { class: 'bw-steal' }, pickButton(c, o, 'in-steals'), h('span', { class: 'bw-steal-from small' }, seatName(view, o.from))))) : null;
   const turning = c.legal.includes('turn-to');
-  const parts = [h('h3', { class: 'sr-only' }, t('bw.display'))];
+  const parts = [h('h2', { class: 'sr-only' }, t('bw.display'))];
   if (dice.length) parts.push(h('div', { class: 'bw-dice', 'data-testid': 'bw-display' }, row));
   else {
     parts.push(h('p', { class: 'muted', 'data-testid': 'bw-display' },
@@ -307,7 +307,7 @@ function playersEl(c) {
   const onTurn = view.phase === 'name' ? view.current : '';
   const steals = new Set(options(c).filter((o) => o.from >= 0).map((o) => o.die));
   const stack = view.special === 'stack';
-  return h('section', { class: 'bw-players', 'aria-label': t('table.players') }, (view.players || []).map((p, i) => {
+  return h('section', { class: 'bw-players', 'aria-label': t('bw.piles') }, (view.players || []).map((p, i) => {
     const me = i === seat;
     const tags = [];
     if (p.name === view.bookworm && !view.over) tags.push(h('span', { class: 'bw-tag bw-tag-bookworm' }, '❦ ', t('bw.tag.bookworm')));
@@ -347,7 +347,7 @@ function statusWord(w) {
 function wordsEl(view) {
   const ws = view.words || [];
   return h('section', { class: 'bw-words', 'aria-label': t('bw.words') },
-    h('h3', null, t('bw.words')),
+    h('h2', null, t('bw.words')),
     ws.length ? h('ol', { class: 'bw-word-list', 'data-testid': 'bw-words' }, ws.map((w) => {
       const s = statusWord(w);
       return h('li', { class: 'bw-word ' + s.cls, 'data-status': w.status },
@@ -398,7 +398,7 @@ function judgingEl(c) {
   }
   return h('div', { class: `bw-judging bw-${view.phase}`, 'data-testid': 'bw-judging' },
     h('div', { class: 'bw-judge-head' },
-      h('h3', null, view.phase === 'vote' ? t('bw.judging.vote') : t('bw.judging')), clockEl(view)),
+      h('h2', null, view.phase === 'vote' ? t('bw.judging.vote') : t('bw.judging')), clockEl(view)),
     h('p', { class: 'bw-judged' }, h('span', { class: 'muted' }, t('bw.who', { name: j.speaker })),
       t('bw.q.open'), h('strong', { 'data-testid': 'bw-judged-word' }, j.word), t('bw.q.close'),
       h('span', { class: 'bw-for muted small' }, ' — ', chosenName(view))),
@@ -447,7 +447,7 @@ function scoresEl(view) {
   if (!lr || view.over) return null;
   const how = lr.failer ? t('bw.last.failed', { name: lr.failer }) : t('bw.last.ended', { name: lr.ender });
   return h('section', { class: 'bw-scores', 'aria-label': t('bw.scores') },
-    h('h3', null, t('bw.scores')),
+    h('h2', null, t('bw.scores')),
     h('p', { class: 'small', 'data-testid': 'bw-last-round' }, t('bw.last.round', { n: lr.round }), ' ', how),
     roundTable(ps, lr));
 }
@@ -551,7 +551,7 @@ const form = {
     this.send = h('button', { type: 'submit', class: 'primary bw-send', 'data-testid': 'bw-send' });
     const f = h('form', { class: 'bw-name-form', novalidate: true, 'aria-labelledby': 'bw-name-h', onsubmit: (e) => { e.preventDefault(); this.submit(); } },
       h('div', { class: 'bw-form-head' },
-        h('h3', { id: 'bw-name-h' }, t('bw.act.name', { cat: chosenName(view) })),
+        h('h2', { id: 'bw-name-h' }, t('bw.act.name', { cat: chosenName(view) })),
         clockEl(view)),
       rejectedEl(c),
       h('div', { class: 'bw-word-row' }, h('label', { for: 'bw-word', class: 'sr-only' }, t('bw.act.word')), input, this.send),
