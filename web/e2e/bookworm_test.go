@@ -231,7 +231,11 @@ func TestBookwormVsBots(t *testing.T) {
 				case ann.bwJudge(st):
 				case st.Name:
 					// Ann's turn: the whole stage is on the first screen.
-					ann.inViewport("on her turn", ".bw-display .bw-die", "#bw-word", "[data-testid=bw-send]", ".bw-card .bw-cat.chosen")
+					sels := []string{".bw-dice .bw-die", "#bw-word", "[data-testid=bw-send]", "[data-testid=bw-giveup]", ".bw-top .bw-phase"}
+					if eval[bool](ann, `!!document.querySelector('.bw-steals')`) {
+						sels = append(sels, ".bw-steals .bw-pick")
+					}
+					ann.inViewport("on her turn", sels...)
 					if !shots["turn"] {
 						ann.axeClean("Ann's turn " + tag)
 					}
@@ -395,7 +399,7 @@ func TestBookwormRejectedWord(t *testing.T) {
 					t.Errorf("the rejection says %q, lacking %q", r, s)
 				}
 			}
-			ann.inViewport("after the rejection", "[data-testid=bw-rejected]", "#bw-word", ".bw-display .bw-die")
+			ann.inViewport("after the rejection", "[data-testid=bw-rejected]", "#bw-word", ".bw-dice .bw-die", "[data-testid=bw-giveup]")
 			ann.axeClean("after the rejection " + lang)
 			ann.shot("bw-rejected-" + lang + "-390x844")
 
