@@ -234,7 +234,10 @@ function renderTurn() {
   else if (tr && tr.actors && tr.actors.length) {
     mine = tr.actors.includes(st.seat);
     const botMine = mine && botHasMySeat();
-    text = botMine ? t('table.turn.bot') : mine ? t('table.turn.you') : t('table.turn.other', { name: names()[tr.actors[0]] ?? '?' });
+    // A game whose turns are not simply someone's (a vote, a challenge)
+    // says what is going on itself.
+    const own = !botMine && st.renderer?.turnText?.(st.view, tr, st.seat);
+    text = botMine ? t('table.turn.bot') : own || (mine ? t('table.turn.you') : t('table.turn.other', { name: names()[tr.actors[0]] ?? '?' }));
   }
   els.turn.textContent = text;
   els.turn.classList.toggle('mine', mine && !botHasMySeat());
