@@ -369,7 +369,7 @@ function trayEl(view, myTake, fc) {
   });
   return h('section', { class: 'ds-tray', 'aria-label': t('ds.reserve') },
     h('div', { class: 'ds-reserve' },
-      h('h3', { class: 'tray-title' }, t('ds.reserve')),
+      h('h2', { class: 'tray-title' }, t('ds.reserve')),
       reserve.length
         ? h('div', { class: 'dice-row', 'data-testid': 'reserve', role: myTake ? 'group' : null, 'aria-label': myTake ? t('ds.reserve') : null }, dice)
         : h('p', { class: 'muted empty', 'data-testid': 'reserve' }, t('ds.reserve.empty'))),
@@ -383,7 +383,7 @@ function trayEl(view, myTake, fc) {
 function countBox(title, total, per, testid) {
   per = per || {};
   return h('div', { class: 'count-box', 'data-testid': testid },
-    h('h3', null, title, ' ', h('span', { class: 'count-total' }, t('ds.dice', { n: total }))),
+    h('h3', null, title, ' ', h('span', { class: 'count-total' }, String(total), h('span', { class: 'count-word' }, ' ', t('ds.dice.word', { n: total })))),
     h('ul', { class: 'count-list' }, COLORS.map((c) => h('li', {
       'aria-label': t('ds.count', { color: colorName(c), n: per[c] ?? 0 }),
     }, colorChip(c), h('span', { 'aria-hidden': 'true' }, String(per[c] ?? 0))))));
@@ -503,8 +503,9 @@ export function renderActions(view, send, opts = {}) {
   let panel;
   if (!legal.length) {
     const name = view.players?.[view.current]?.name || '';
-    panel = h('section', { class: 'ds-actions waiting', 'aria-label': t('ds.wait', { name }) },
-      h('div', { class: 'ds-bar' }, h('h3', null, t('ds.wait', { name }))),
+    const title = view.phase === 'roll' ? t('ds.rolling') : t('ds.wait', { name });
+    panel = h('section', { class: 'ds-actions waiting', 'aria-label': title },
+      h('div', { class: 'ds-bar' }, h('h2', null, title)),
       h('p', { class: 'ds-preview muted' }, t('ds.wait.hint')));
   } else if (view.phase === 'draw') {
     panel = drawPanel(view, send, opts, legal);
@@ -536,7 +537,7 @@ function drawPanel(view, send, opts, legal) {
   }) : null;
   return h('section', { class: 'ds-actions', 'aria-label': t('ds.draw.title') },
     h('div', { class: 'ds-bar' },
-      h('h3', null, t('ds.draw.title')),
+      h('h2', null, t('ds.draw.title')),
       h('div', { class: 'choices', role: 'group', 'aria-label': t('ds.draw.title') }, [1, 2, 3].map(btn)),
       box ? h('p', { class: 'check' }, box, h('label', { for: 'ds-return' }, t('ds.draw.return'))) : null),
     h('p', { class: `ds-preview${view.mustDrawThree ? ' warn' : ' muted'}`, id: 'ds-try-note' },
@@ -552,6 +553,11 @@ function chipBody(view, a) {
   else if (a.take === 'value') face = h('span', { class: 'chip num', 'aria-hidden': 'true' }, String(a.value));
   else face = h('span', { class: 'chip starchip', 'aria-hidden': 'true' }, '★');
   return [face, h('span', { class: 'times', 'aria-hidden': 'true' }, '×' + n)];
+}
+
+// chipContent is chipBody with the choice in words for screen readers.
+function chipContent(view, a) {
+  return [h('span', { class: 'sr-only' }, choiceName(view, a)), chipBody(view, a)];
 }
 
 function choiceName(view, a) {
@@ -576,14 +582,14 @@ function takePanel(view, legal) {
     return h('button', {
       type: 'button', id: 'ds-ch-' + k, class: `choice take${on ? ' on' : ''} legal`,
       'data-action': k === 'stars' ? '{"take":"stars"}' : JSON.stringify(a), 'data-legal': 'true', 'data-key': k,
-      'aria-pressed': String(on), 'aria-label': choiceName(view, a), title: choiceName(view, a),
+      'aria-pressed': String(on), title: choiceName(view, a),
       onclick: () => choose(view, k),
       onkeydown: (e) => arrowNav(e, '.ds-actions .choice'),
-    }, chipBody(view, a));
+    }, chipContent(view, a));
   });
   return h('section', { class: 'ds-actions', 'aria-label': t('ds.take.title') },
     h('div', { class: 'ds-bar' },
-      h('h3', null, t(view.penaltyTurn ? 'ds.take.penalty' : 'ds.take.title')),
+      h('h2', null, t(view.penaltyTurn ? 'ds.take.penalty' : 'ds.take.title')),
       h('div', { class: 'choices', role: 'group', 'aria-label': t('ds.take.title') }, chips)),
     previewEl(view));
 }
@@ -632,9 +638,9 @@ function previewEl(view) {
     if (other && keys.has(other)) {
       const alt = legalTakes(view).find((x) => actKey(x) === other);
       extra.push(h('button', {
-        type: 'button', class: 'alt', id: 'ds-alt', 'aria-label': t('ds.pv.instead', { what: choiceName(view, alt) }),
+        type: 'button', class: 'alt', id: 'ds-alt', title: t('ds.pv.instead', { what: choiceName(view, alt) }),
         onclick: () => choose(view, other, { die: ui.die }),
-      }, t('ds.pv.or'), ' ', chipBody(view, alt)));
+      }, t('ds.pv.or'), ' ', chipContent(view, alt)));
     }
   }
   return h('div', { class: 'ds-preview on', 'aria-live': 'polite', 'data-testid': 'preview' },
