@@ -131,6 +131,10 @@ func (p *page) dsMyTurn() dsState {
 func (p *page) dsFits(where string) {
 	p.t.Helper()
 	eval[bool](p, `(() => { window.scrollTo(0, 0); return true; })()`)
+	// The sheet's own box must not scroll either (the French sheet did).
+	if w := eval[string](p, `[...document.querySelectorAll('.board-slot .table-scroll')].filter((e) => e.scrollWidth > e.clientWidth + 1).map((e) => e.closest('.sheet').getAttribute('aria-label')).join(', ')`); w != "" {
+		p.fail("%s: sheets wider than their box: %s", where, w)
+	}
 	p.inViewport(where, ".board-slot .sheet.mine", "[data-testid=reserve]", ".ds-actions")
 }
 

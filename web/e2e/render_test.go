@@ -208,6 +208,21 @@ func TestRenderSheet(t *testing.T) {
 	p.do(chromedp.EmulateViewport(390, 844))
 	p.fullShot("render-phone-full")
 
+	// The end screen's breakdown: a column per player, a line per row and
+	// the totals the sheets show.
+	eval[bool](p, fmt.Sprintf(`window.result(%s, 0)`, raw))
+	totals := eval[[]string](p, `[...document.querySelectorAll('[data-testid=ds-result] tr.total td')].map((c) => c.textContent)`)
+	for i, pl := range view.Players {
+		if i >= len(totals) || totals[i] != fmt.Sprint(pl.Total) {
+			t.Errorf("breakdown totals %q, want seat %d = %d", totals, i, pl.Total)
+		}
+	}
+	if n := eval[int](p, `document.querySelectorAll('[data-testid=ds-result] tbody tr').length`); n != 5+4 {
+		t.Errorf("breakdown has %d lines, want 5 rows + bonus, stars, penalty, total", n)
+	}
+	p.shot("render-result")
+	eval[bool](p, fmt.Sprintf(`window.show(%s, 0)`, raw))
+
 	// French: the same board in the other language.
 	eval[any](p, `window.setLang('fr')`)
 	eval[bool](p, fmt.Sprintf(`window.show(%s, 0)`, raw))
