@@ -73,6 +73,7 @@ func (p *page) axeClean(where string) {
 		// (script-src 'self') does not stop it.
 		eval[bool](p, src+";\ntrue")
 	}
+	p.settle()
 	ctx, cancel := context.WithTimeout(p.ctx, 30*time.Second)
 	defer cancel()
 	out, err := chromedp.Run(ctx, chromedp.Evaluate[string](axeRun, chromedp.EvalAwaitPromise))
@@ -132,4 +133,11 @@ func (p *page) inViewport(where string, selectors ...string) {
 	if out != "" {
 		p.fail("%s: not inside the viewport without scrolling:\n%s", where, out)
 	}
+}
+
+// settle ends the page's running transitions and animations, so colours are
+// measured as they will stay, not halfway through a change.
+func (p *page) settle() {
+	p.t.Helper()
+	eval[bool](p, `(document.getAnimations().forEach((a) => { try { a.finish(); } catch { a.cancel(); } }), true)`)
 }

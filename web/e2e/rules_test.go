@@ -31,7 +31,7 @@ const rulesStateJS = `(() => {
   const ex = [...document.querySelectorAll('[data-testid=rules-example]')];
   return {
     title: document.querySelector('[data-testid=rules-title]')?.textContent || '',
-    sections: document.querySelectorAll('.rules-text h2').length,
+    sections: [...document.querySelectorAll('.rules-text h2')].filter((h) => !h.closest('.rules-board')).length, // not the boards' own
     toc: document.querySelectorAll('[data-testid=rules-toc] li a').length,
     examples: ex.length,
     drawn: ex.filter((f) => f.querySelector('.rules-board[data-drawn=true]')).length,

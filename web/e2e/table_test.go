@@ -88,6 +88,7 @@ func (p *page) axeOutsideGame(where string) {
 	if !eval[bool](p, `typeof axe !== 'undefined'`) {
 		eval[bool](p, src+";\ntrue")
 	}
+	p.settle()
 	bad := eval[[]string](p, `axe.run({exclude: [['[data-testid=board]'], ['[data-testid=actions]'], ['.replay-board']]},
 	  {runOnly: {type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']}})
 	  .then((r) => r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')

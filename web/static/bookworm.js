@@ -453,7 +453,7 @@ function scoresEl(view) {
 }
 
 function roundTable(ps, lr) {
-  return h('div', { class: 'table-scroll' }, h('table', { class: 'bw-score-table' },
+  return h('div', { class: 'table-scroll', tabindex: 0 }, h('table', { class: 'bw-score-table' },
     h('caption', { class: 'sr-only' }, t('bw.last.round', { n: lr.round })),
     h('thead', null, h('tr', null, h('th', { scope: 'col' }, t('bw.col.player')),
       ['dots', 'cards', 'special', 'penalty', 'total'].map((k) => h('th', { scope: 'col' }, t('bw.col.' + k))))),
@@ -685,7 +685,7 @@ export function renderResult(view) {
   const order = ps.map((p, i) => i).sort((a, b) => ps[b].total - ps[a].total);
   return h('section', { class: 'bw-result', 'aria-label': t('bw.rounds'), 'data-testid': 'bw-result' },
     h('h3', null, t('bw.rounds')),
-    h('div', { class: 'table-scroll' }, h('table', { class: 'bw-score-table bw-rounds' },
+    h('div', { class: 'table-scroll', tabindex: 0 }, h('table', { class: 'bw-score-table bw-rounds' },
       h('thead', null, h('tr', null, h('th', { scope: 'col' }, t('bw.col.player')),
         rounds.map((_, r) => h('th', { scope: 'col' }, t('bw.col.round', { n: r + 1 }))), h('th', { scope: 'col' }, t('bw.total')))),
       h('tbody', null, order.map((i) => h('tr', { class: (view.winners || []).includes(ps[i].name) ? 'win' : null },

@@ -698,7 +698,7 @@ export function renderResult(view, seat) {
     solo ? t('ds.res.opp', { m: solo.marked, pts: view.soloPoints || 5, opp: solo.opponent }) : ''));
   return h('section', { class: 'ds-result', 'aria-label': t('ds.res.title'), 'data-testid': 'ds-result' },
     h('h3', null, t('ds.res.title')),
-    h('div', { class: 'table-scroll' }, h('table', null, h('thead', null, head), body)),
+    h('div', { class: 'table-scroll', tabindex: 0 }, h('table', null, h('thead', null, head), body)),
     h('p', { class: 'muted small' }, t('ds.res.note')));
 }
 
