@@ -98,6 +98,10 @@ type welcomeMsg struct {
 	View     json.RawMessage `json:"view"`
 	Turn     engine.Turn     `json:"turn"`
 	Deadline int64           `json:"deadline"`
+	// Log is the narration of the last moves (up to Config.LogMoves), oldest
+	// first, each with the version after it: what a page shows as what
+	// happened, after a reload or when watching from the middle.
+	Log []logEntry `json:"log"`
 }
 
 type updateMsg struct {

@@ -47,6 +47,10 @@ type Config struct {
 	// Static is the browser client; nil = web.Static().
 	Static fs.FS
 
+	// LogMoves is how many moves' narration each table keeps for the log
+	// a welcome carries (memory grows with it): 0 = DefaultLogMoves (300).
+	LogMoves int
+
 	InboxSize        int           // table inbox; 0 = 256
 	SendQueue        int           // per-connection send queue; 0 = 256
 	MaxConnsPerTable int           // spectators per table (seats always get in); 0 = 200, negative = none
@@ -97,6 +101,7 @@ func (c *Config) defaults() {
 	if c.Static == nil {
 		c.Static = web.Static()
 	}
+	setDefault(&c.LogMoves, DefaultLogMoves)
 	setDefault(&c.InboxSize, 256)
 	setDefault(&c.SendQueue, 256)
 	setDefault(&c.MsgRate, 20)
