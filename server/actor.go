@@ -223,6 +223,9 @@ func (t *table) idle() bool {
 func (t *table) shutdown() {
 	t.stop()
 	t.disarm()
+	if len(t.conns) > 0 {
+		t.noteSeen() // the server is closing on people
+	}
 	for c := range t.conns {
 		c.closeGracefully(statusGoingAway, "the server is shutting down")
 	}
