@@ -8,6 +8,9 @@ import (
 	"time"
 )
 
+// fast is a rate no test reaches: playToEnd answers every turn at once.
+const fast = 1 << 20
+
 func (p *player) lobby(q string) []string {
 	p.t.Helper()
 	var list []TableSummary
@@ -70,7 +73,7 @@ func TestAbandonedTablesLeaveTheLobby(t *testing.T) {
 
 // Finished tables list their players' names and the winners.
 func TestLobbyShowsWhoWon(t *testing.T) {
-	ts := startServer(t, Config{})
+	ts := startServer(t, Config{MsgRate: fast, MsgBurst: fast})
 	ann := newPlayer(t, ts)
 	id := ann.create(duel("random"))
 	c := ann.connect(id)

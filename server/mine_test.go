@@ -20,7 +20,7 @@ func (p *player) mine() []MyTable {
 }
 
 func TestMyTables(t *testing.T) {
-	ts := startServer(t, Config{BotDelay: time.Hour})
+	ts := startServer(t, Config{BotDelay: time.Hour, MsgRate: fast, MsgBurst: fast})
 	ann, bob := newPlayer(t, ts), newPlayer(t, ts)
 	if got := ann.mine(); got == nil || len(got) != 0 {
 		t.Fatalf("no cookies: %v", got)
@@ -77,7 +77,7 @@ func TestMyTables(t *testing.T) {
 // Only mineOver finished tables, the latest, and only mineCookies cookies
 // are looked at.
 func TestMyTablesBounded(t *testing.T) {
-	ts := startServer(t, Config{Budgets: Budgets{TablesPerHour: -1, TablesPerCreator: -1}, PostRate: 1000, PostBurst: 1000})
+	ts := startServer(t, Config{Budgets: Budgets{TablesPerHour: -1, TablesPerCreator: -1}, PostRate: fast, PostBurst: fast, MsgRate: fast, MsgBurst: fast})
 	ann := newPlayer(t, ts)
 	var over []string
 	for i := range mineOver + 2 {

@@ -24,7 +24,7 @@ func (p *player) rematchOf(id string) (int, string, string) {
 
 func TestRematch(t *testing.T) {
 	st := memstore.New()
-	ts := startServer(t, Config{Store: st})
+	ts := startServer(t, Config{Store: st, MsgRate: fast, MsgBurst: fast})
 	ann, bob, carol := newPlayer(t, ts), newPlayer(t, ts), newPlayer(t, ts)
 	id := ann.create(map[string]any{"game": "dicestars", "name": "ann", "options": map[string]any{}, "settings": map[string]any{"turnSeconds": 300},
 		"seats": []map[string]any{{"kind": "human"}, {"kind": "human", "bot": "random"}, {"kind": "bot", "bot": "random"}}})
@@ -90,7 +90,7 @@ func TestRematch(t *testing.T) {
 	}
 	// The rematch is kept with the table: after a restart too.
 	ts.stop()
-	ts2 := startServer(t, Config{Store: st})
+	ts2 := startServer(t, Config{Store: st, MsgRate: fast, MsgBurst: fast})
 	ann.ts = ts2
 	if s, again, _ := ann.rematchOf(id); s != http.StatusOK || again != next {
 		t.Fatalf("after a restart: %d %q", s, again)
@@ -101,7 +101,7 @@ func TestRematch(t *testing.T) {
 }
 
 func TestRematchObeysBudgets(t *testing.T) {
-	ts := startServer(t, Config{Budgets: Budgets{TablesPerHour: 1, CreatorsPerAddress: 1}})
+	ts := startServer(t, Config{Budgets: Budgets{TablesPerHour: 1, CreatorsPerAddress: 1}, MsgRate: fast, MsgBurst: fast})
 	ann := newPlayer(t, ts)
 	id := ann.create(duel("random"))
 	c := ann.connect(id)
@@ -119,7 +119,7 @@ func TestRematchObeysBudgets(t *testing.T) {
 
 // Two seated players asking at the same moment make one table.
 func TestRematchOnce(t *testing.T) {
-	ts := startServer(t, Config{BotDelay: time.Millisecond})
+	ts := startServer(t, Config{BotDelay: time.Millisecond, MsgRate: fast, MsgBurst: fast})
 	ann, bob := newPlayer(t, ts), newPlayer(t, ts)
 	id := ann.create(twoHumans())
 	bob.join(id, 1, "bob")
