@@ -49,7 +49,11 @@ takes the time it says it thinks (else the bot delay), and a turn whose
 deadline passes first fails as at a real table. --options passes the
 table options (JSON, as for a table); the game refuses what it does not take.
 A game that counts more than scores (words said, failed turns, a solo
-opponent) reports those counts too.`,
+opponent) reports those counts too.
+
+--plot draws the score distributions (whole-number scores in whole-number
+bins); its path is checked before any game is played. Ctrl-C stops the run
+and reports the games finished so far (exit status 130).`,
 	Args: cobra.ExactArgs(1),
 	RunE: runSim,
 }
