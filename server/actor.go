@@ -46,7 +46,8 @@ type table struct {
 	meta     store.Table
 	set      settings
 	state    engine.State
-	version  int // moves stored (and applied to state)
+	version  int     // moves stored (and applied to state)
+	history  moveLog // the narration of the last moves, for welcomes
 	lastAt   int64
 	loadedAt int64 // game time the table was loaded from the store (0: created here)
 	conns    map[*conn]struct{}
@@ -85,14 +86,9 @@ func (s *Server) loadTable(ctx context.Context, id string) (*table, error) {
 	if err != nil {
 		return nil, err
 	}
-	st, err := engine.Replay(t.game, engine.Record{Game: meta.Game, Players: t.players(), Options: meta.Options, Moves: moves})
-	if err != nil {
+	if err := t.rebuild(moves); err != nil {
 		t.stop()
 		return nil, fmt.Errorf("table %s: %w", id, err)
-	}
-	t.state, t.version = st, len(moves)
-	if n := len(moves); n > 0 {
-		t.lastAt = moves[n-1].At
 	}
 	t.loadedAt = t.gameTime()
 	t.publish()
@@ -114,7 +110,7 @@ func (s *Server) newTable(meta store.Table) (*table, error) {
 	return &table{
 		s: s, log: s.log.With("table", meta.ID), id: meta.ID, game: g, bots: bots,
 		inbox: make(chan message, s.cfg.InboxSize), ctx: ctx, stop: stop, done: make(chan struct{}),
-		meta: meta, set: set,
+		meta: meta, set: set, history: moveLog{keep: s.cfg.LogMoves},
 		conns: map[*conn]struct{}{}, welcomes: map[*conn]bool{}, ctrls: map[engine.Seat]botCtrl{}, plans: map[engine.Seat]*botPlan{},
 		ctrlGen: map[engine.Seat]int{}, handedAt: map[engine.Seat]int64{}, clocks: map[engine.Seat]time.Time{}, failedDL: map[engine.Deadline]bool{},
 	}, nil
@@ -227,6 +223,9 @@ func (t *table) idle() bool {
 func (t *table) shutdown() {
 	t.stop()
 	t.disarm()
+	if len(t.conns) > 0 {
+		t.noteSeen() // the server is closing on people
+	}
 	for c := range t.conns {
 		c.closeGracefully(statusGoingAway, "the server is shutting down")
 	}

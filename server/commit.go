@@ -173,6 +173,7 @@ func (t *table) commit(first *engine.Move) error {
 	}
 	for i, c := range batch {
 		v := t.version - len(batch) + i + 1
+		t.history.add(v, c.narration)
 		msgs := map[engine.Seat][]byte{}
 		for seat, view := range c.views {
 			msgs[seat] = mustJSON(updateMsg{Type: "update", Version: v,
@@ -195,12 +196,7 @@ func (t *table) storeFailed(err error) {
 	ctx, cancel := context.WithTimeout(context.Background(), t.s.cfg.StoreTimeout)
 	defer cancel()
 	if moves, merr := t.s.store.Moves(ctx, t.id); merr == nil && len(moves) != t.version {
-		st, rerr := engine.Replay(t.game, engine.Record{Game: t.meta.Game, Players: t.players(), Options: t.meta.Options, Moves: moves})
-		if rerr == nil {
-			t.state, t.version = st, len(moves)
-			if len(moves) > 0 {
-				t.lastAt = moves[len(moves)-1].At
-			}
+		if rerr := t.rebuild(moves); rerr == nil {
 			for c := range t.conns {
 				t.welcomes[c] = true
 			}

@@ -188,6 +188,7 @@ type msg struct {
 	Message   string          `json:"message"`
 	Code      string          `json:"code"`
 	Seats     []SeatSummary   `json:"seats"`
+	Log       []logEntry      `json:"log"`
 	raw       []byte
 }
 

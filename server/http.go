@@ -47,7 +47,9 @@ func (s *Server) routes() http.Handler {
 	mux.HandleFunc("POST /api/tables", s.createTable)
 	mux.HandleFunc("GET /api/tables", s.listTables)
 	mux.HandleFunc("GET /api/tables/{id}", s.getTable)
+	mux.HandleFunc("GET /api/tables/mine", s.myTables)
 	mux.HandleFunc("POST /api/tables/{id}/join", s.joinTable)
+	mux.HandleFunc("POST /api/tables/{id}/rematch", s.rematch)
 	mux.HandleFunc("GET /api/tables/{id}/replay", s.replay)
 	mux.HandleFunc("GET /ws/{id}", s.serveWS)
 	mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
@@ -224,14 +226,23 @@ func writeError(w http.ResponseWriter, status int, code, message string) {
 	_, _ = w.Write(append(data, '\n'))
 }
 
-// readBody decodes a JSON request body, answering the error itself.
-func (s *Server) readBody(w http.ResponseWriter, r *http.Request, v any) bool {
+// allowPost refuses a POST from another site or over its address's rate,
+// answering the error itself.
+func (s *Server) allowPost(w http.ResponseWriter, r *http.Request) bool {
 	if !s.sameOrigin(r) {
 		writeError(w, http.StatusForbidden, "cross-origin", "requests from other sites are not accepted")
 		return false
 	}
 	if !s.posts.allow(addrKey(r.RemoteAddr), s.clock.Now()) {
 		writeError(w, http.StatusTooManyRequests, "rate-limited", "too many requests: wait a moment")
+		return false
+	}
+	return true
+}
+
+// readBody decodes a JSON request body, answering the error itself.
+func (s *Server) readBody(w http.ResponseWriter, r *http.Request, v any) bool {
+	if !s.allowPost(w, r) {
 		return false
 	}
 	// guardBody has set the body's deadline (Limits.BodyTimeout); once the
@@ -373,13 +384,22 @@ func tokenEqual(a, b string) bool { return subtle.ConstantTimeCompare([]byte(a),
 // table, or "" if it carries none that could be one.
 func presentedToken(r *http.Request, id string) string {
 	c, err := r.Cookie(cookiePrefix + id)
-	if err != nil || len(c.Value) != 43 {
+	if err != nil {
 		return ""
 	}
-	if _, err := base64.RawURLEncoding.DecodeString(c.Value); err != nil {
+	return tokenHash(c.Value)
+}
+
+// tokenHash is the hash of a seat cookie's value, or "" if it cannot be a
+// seat token.
+func tokenHash(value string) string {
+	if len(value) != 43 {
 		return ""
 	}
-	return hashToken(c.Value)
+	if _, err := base64.RawURLEncoding.DecodeString(value); err != nil {
+		return ""
+	}
+	return hashToken(value)
 }
 
 func setSeatCookie(w http.ResponseWriter, r *http.Request, id, token string) {

@@ -92,10 +92,11 @@ func TestRestartLoadsOnlyTablesThatMoveByThemselves(t *testing.T) {
 }
 
 // TestOpenTablesExpire: an open table nobody joined leaves the lobby after
-// Config.OpenExpiry and refuses joins; a live table stays however old.
+// Config.OpenExpiry and refuses joins; a live table does not expire (it
+// may be abandoned: TestAbandonedTablesLeaveTheLobby).
 func TestOpenTablesExpire(t *testing.T) {
 	clock := newFakeClock()
-	ts := startServer(t, Config{Clock: clock, OpenExpiry: time.Hour})
+	ts := startServer(t, Config{Clock: clock, OpenExpiry: time.Hour, AbandonAfter: -1})
 	ann, bob := newPlayer(t, ts), newPlayer(t, ts)
 	open := ann.create(twoHumans())
 	live := ann.create(twoHumans())

@@ -34,8 +34,15 @@ type TableSummary struct {
 	Updated  time.Time       `json:"updated"`
 	Version  int             `json:"version"`
 	Result   engine.Result   `json:"result"`
+	// Rematch is the table made to play this one again, once asked for.
+	Rematch string `json:"rematch,omitempty"`
 
-	creator string // store.Table.Creator, for the lobby's count per creator (never sent)
+	// Never sent:
+	creator string        // store.Table.Creator, for the lobby's count per creator
+	actors  []engine.Seat // who is to act, when the table is loaded
+	loaded  bool          // from a loaded table: actors and watched are known
+	watched bool          // somebody has the table's page open now
+	seen    time.Time     // store.Table.Seen: when somebody last had it open
 }
 
 // SeatSummary is one seat as everybody sees it (never its token).
@@ -98,6 +105,10 @@ type welcomeMsg struct {
 	View     json.RawMessage `json:"view"`
 	Turn     engine.Turn     `json:"turn"`
 	Deadline int64           `json:"deadline"`
+	// Log is the narration of the last moves (up to Config.LogMoves), oldest
+	// first, each with the version after it: what a page shows as what
+	// happened, after a reload or when watching from the middle.
+	Log []logEntry `json:"log"`
 }
 
 type updateMsg struct {

@@ -134,11 +134,7 @@ func etagMatch(header, etag string) bool {
 // buildReplay plays a record move by move, keeping what seat saw after each.
 func buildReplay(g engine.Game, players []string, options json.RawMessage, moves []engine.LoggedMove, seat engine.Seat) (replayBody, error) {
 	body := replayBody{Players: players, Seat: seat, Steps: make([]replayStep, 0, len(moves)+1)}
-	st, err := g.New(players, options)
-	if err != nil {
-		return body, err
-	}
-	step := func(m *wireMove, ev []engine.Event) error {
+	step := func(st engine.State, m *wireMove, ev []engine.Event) error {
 		v, err := json.Marshal(st.View(seat))
 		if err != nil {
 			return err
@@ -147,21 +143,14 @@ func buildReplay(g engine.Game, players []string, options json.RawMessage, moves
 			View: v, Turn: wireTurn(st.Turn())})
 		return nil
 	}
-	if err := step(nil, nil); err != nil {
+	st, err := g.New(players, options)
+	if err != nil {
 		return body, err
 	}
-	for i, lm := range moves {
-		a, err := g.DecodeAction(lm.Action)
-		if err != nil {
-			return body, fmt.Errorf("move %d: %w", i, err)
-		}
-		ev, err := st.Apply(engine.Move{Seat: lm.Seat, At: lm.At, Action: a})
-		if err != nil {
-			return body, fmt.Errorf("move %d: %w", i, err)
-		}
-		if err := step(&wireMove{Seat: lm.Seat, Action: lm.Action}, ev); err != nil {
-			return body, err
-		}
+	if err := step(st, nil, nil); err != nil {
+		return body, err
 	}
-	return body, nil
+	return body, playMoves(g, st, moves, func(_ int, lm engine.LoggedMove, ev []engine.Event) error {
+		return step(st, &wireMove{Seat: lm.Seat, Action: lm.Action}, ev)
+	})
 }

@@ -2,6 +2,7 @@ package server
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/dicehall/dicehall/engine"
 	"github.com/dicehall/dicehall/store"
@@ -15,12 +16,8 @@ import (
 // spectators only: a seat's connection always gets in (admit).
 func (t *table) attach(c *conn) error {
 	c.seat = engine.Spectator
-	if c.tokenHash != "" {
-		for i, st := range t.meta.Seats {
-			if st.TokenHash != "" && tokenEqual(st.TokenHash, c.tokenHash) {
-				c.seat = engine.Seat(i)
-			}
-		}
+	if i := seatOfToken(t.meta, c.tokenHash); i >= 0 {
+		c.seat = engine.Seat(i)
 	}
 	if err := t.admit(c); err != nil {
 		return err
@@ -33,6 +30,23 @@ func (t *table) attach(c *conn) error {
 func (t *table) detach(c *conn) {
 	delete(t.conns, c)
 	delete(t.welcomes, c)
+	if len(t.conns) == 0 {
+		t.noteSeen()
+	}
+}
+
+// noteSeen stores that somebody had a live table open until now, as its
+// last connection goes (the lobby leaves out live tables nobody has been
+// at for Config.AbandonAfter). A failed write is only logged: the time
+// goes with the next change of the row.
+func (t *table) noteSeen() {
+	if !t.live() {
+		return
+	}
+	t.meta.Seen = t.s.clock.Now().UTC().Truncate(time.Millisecond)
+	if err := t.saveMeta(false); err != nil {
+		t.log.Warn("last visit not stored", "err", err)
+	}
 }
 
 func (t *table) refuse(c *conn, id *int64, rule, message string) {
@@ -145,12 +159,8 @@ type joinResult struct {
 }
 
 func (t *table) join(seat int, name, tokenHash, presented string) joinResult {
-	if presented != "" {
-		for _, st := range t.meta.Seats {
-			if st.TokenHash != "" && tokenEqual(st.TokenHash, presented) {
-				return joinResult{409, "already-seated", "you already hold a seat at this table"}
-			}
-		}
+	if seatOfToken(t.meta, presented) >= 0 {
+		return joinResult{409, "already-seated", "you already hold a seat at this table"}
 	}
 	switch {
 	case t.meta.Status == store.StatusOver:
@@ -160,9 +170,10 @@ func (t *table) join(seat int, name, tokenHash, presented string) joinResult {
 	case seat < 0 || seat >= len(t.meta.Seats):
 		return joinResult{400, "bad-seat", fmt.Sprintf("this table has seats 0 to %d", len(t.meta.Seats)-1)}
 	case t.meta.Seats[seat].Kind != kindHuman:
-		return joinResult{409, "seat-taken", "a bot plays that seat"}
+		return joinResult{409, "seat-taken", fmt.Sprintf("seat %d is played by %s", seat+1, t.meta.Seats[seat].Name)}
 	case t.meta.Seats[seat].TokenHash != "":
-		return joinResult{409, "seat-taken", "somebody already holds that seat"}
+		// Most often a race: two people chose the same free seat.
+		return joinResult{409, "seat-taken", fmt.Sprintf("seat %d was taken a moment ago by %s", seat+1, t.meta.Seats[seat].Name)}
 	}
 	if err := t.changeMeta(func(m *store.Table) {
 		m.Seats[seat].Name = name

@@ -23,6 +23,19 @@ func playerNames(meta store.Table) []string {
 	return out
 }
 
+// seatOfToken is the seat whose token hashes to presented, or -1.
+func seatOfToken(meta store.Table, presented string) int {
+	if presented == "" {
+		return -1
+	}
+	for i, st := range meta.Seats {
+		if st.TokenHash != "" && tokenEqual(st.TokenHash, presented) {
+			return i
+		}
+	}
+	return -1
+}
+
 func (t *table) seatsFilled() bool {
 	for _, st := range t.meta.Seats {
 		if st.Kind == kindHuman && st.TokenHash == "" {
@@ -102,6 +115,10 @@ func (t *table) publish() TableSummary {
 	s := summarize(t.meta, t.game, t.state)
 	s.Version = t.version
 	s.Seats = t.seatSummaries()
+	s.loaded, s.watched = true, len(t.conns) > 0
+	if t.state != nil {
+		s.actors = wireTurn(t.state.Turn()).Actors
+	}
 	t.summary.Store(&s)
 	return s
 }
@@ -112,7 +129,7 @@ func summarize(meta store.Table, g engine.Game, st engine.State) TableSummary {
 	s := TableSummary{ID: meta.ID, Game: meta.Game, Title: g.Info().Title, Status: meta.Status,
 		Settings: orEmpty(meta.Settings), Options: orEmpty(meta.Options),
 		Created: meta.Created, Updated: meta.Updated, Version: meta.Version, Result: wireResult(engine.Result{}),
-		creator: meta.Creator}
+		Rematch: meta.Rematch, creator: meta.Creator, seen: meta.Seen}
 	switch {
 	case st != nil:
 		s.Result = wireResult(st.Result())
@@ -160,5 +177,5 @@ func (t *table) welcome(c *conn) {
 	sum := t.publish()
 	c.told = sum.Seats
 	c.enqueue(mustJSON(welcomeMsg{Type: "welcome", Seat: c.seat, Table: sum, Version: t.version,
-		View: view, Turn: wireTurn(t.state.Turn()), Deadline: t.deadlineMs(c.seat)}))
+		View: view, Turn: wireTurn(t.state.Turn()), Deadline: t.deadlineMs(c.seat), Log: t.history.last()}))
 }

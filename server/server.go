@@ -40,12 +40,22 @@ type Config struct {
 	// expired): 0 = 24h, negative = never.
 	OpenExpiry time.Duration
 
+	// AbandonAfter: a live table nobody has had open (a page, player or
+	// spectator) for this long is abandoned: the lobby leaves it out (its
+	// players still find it among their tables). 0 = 30 minutes,
+	// negative = never.
+	AbandonAfter time.Duration
+
 	// Clock drives every timer (turn clocks, rule deadlines, bot delays,
 	// store retries), expiry and rate limits; nil = real time. Tests inject
 	// a fake one.
 	Clock Clock
 	// Static is the browser client; nil = web.Static().
 	Static fs.FS
+
+	// LogMoves is how many moves' narration each table keeps for the log
+	// a welcome carries (memory grows with it): 0 = DefaultLogMoves (300).
+	LogMoves int
 
 	InboxSize        int           // table inbox; 0 = 256
 	SendQueue        int           // per-connection send queue; 0 = 256
@@ -75,6 +85,9 @@ type Config struct {
 	PublicURL string
 }
 
+// DefaultAbandonAfter is Config.AbandonAfter's default.
+const DefaultAbandonAfter = 30 * time.Minute
+
 func (c *Config) defaults() {
 	if c.Logger == nil {
 		c.Logger = slog.Default()
@@ -91,12 +104,19 @@ func (c *Config) defaults() {
 	case c.OpenExpiry < 0:
 		c.OpenExpiry = 0
 	}
+	switch {
+	case c.AbandonAfter == 0:
+		c.AbandonAfter = DefaultAbandonAfter
+	case c.AbandonAfter < 0:
+		c.AbandonAfter = 0
+	}
 	if c.Clock == nil {
 		c.Clock = realClock{}
 	}
 	if c.Static == nil {
 		c.Static = web.Static()
 	}
+	setDefault(&c.LogMoves, DefaultLogMoves)
 	setDefault(&c.InboxSize, 256)
 	setDefault(&c.SendQueue, 256)
 	setDefault(&c.MsgRate, 20)
@@ -365,6 +385,16 @@ func (s *Server) running(id string) *table {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.tables[id]
+}
+
+// abandoned reports whether a live table has had nobody at it (its page
+// open) for Config.AbandonAfter: since its last change or visit.
+func (s *Server) abandoned(sum TableSummary) bool {
+	if sum.Status != store.StatusLive || s.cfg.AbandonAfter <= 0 || sum.watched {
+		return false
+	}
+	since := s.clock.Now().Add(-s.cfg.AbandonAfter)
+	return sum.Updated.Before(since) && sum.seen.Before(since)
 }
 
 // expired reports whether an open table has waited longer than

@@ -129,40 +129,10 @@ func (s *Server) createTable(w http.ResponseWriter, r *http.Request) {
 	now := s.clock.Now().UTC().Truncate(time.Millisecond)
 	meta := store.Table{Game: g.Info().ID, Options: options, Settings: mustJSON(set), Seed: newSeed(),
 		Seats: seats, Status: store.StatusOpen, Created: now, Updated: now}
-	t, err := s.newTable(meta)
-	if err != nil {
-		writeError(w, http.StatusInternalServerError, "internal", "the table could not be set up")
-		return
-	}
-	if t.seatsFilled() {
-		t.meta.Status = store.StatusLive
-	}
-	st, err := g.New(t.players(), options)
-	if err != nil {
-		t.stop()
-		bad("bad-options", err.Error())
-		return
-	}
-	t.state = st
 	cr := creatorOf(r)
-	t.meta.Creator, t.meta.CreatorAddr = cr.key, cr.addr
-	ref, err := s.storeNewTable(r.Context(), t, cr)
+	t, ref := s.openTable(r.Context(), meta, cr)
 	if ref != nil {
-		t.stop()
-		s.log.Debug("table refused", "code", ref.code, "addr", cr.addr)
 		ref.write(w)
-		return
-	}
-	if err != nil {
-		t.stop()
-		s.log.Error("table not stored", "err", err)
-		writeError(w, http.StatusInternalServerError, "internal", "the table could not be saved")
-		return
-	}
-	t.log = s.log.With("table", t.id)
-	t.publish()
-	if _, err := s.start(t, false); err != nil {
-		writeError(w, http.StatusServiceUnavailable, "closing", "the server is shutting down")
 		return
 	}
 	s.log.Info("table created", "table", t.id, "game", g.Info().ID, "seats", len(seats))
@@ -176,6 +146,45 @@ func (s *Server) createTable(w http.ResponseWriter, r *http.Request) {
 	}
 	setSeatCookie(w, r, t.id, token)
 	writeJSON(w, http.StatusCreated, map[string]any{"id": t.id, "seat": 0})
+}
+
+// openTable sets a new table up (its state from the game's New; live at
+// once if no human seat is free), stores it within its creator's budgets
+// and starts its actor. Whatever stops it is returned as the refusal to
+// answer.
+func (s *Server) openTable(ctx context.Context, meta store.Table, cr creator) (*table, *refusal) {
+	t, err := s.newTable(meta)
+	if err != nil {
+		s.log.Error("table not set up", "err", err)
+		return nil, &refusal{http.StatusInternalServerError, "internal", "the table could not be set up"}
+	}
+	if t.seatsFilled() {
+		t.meta.Status = store.StatusLive
+	}
+	st, err := t.game.New(t.players(), meta.Options)
+	if err != nil {
+		t.stop()
+		return nil, &refusal{http.StatusBadRequest, "bad-options", err.Error()}
+	}
+	t.state = st
+	t.meta.Creator, t.meta.CreatorAddr = cr.key, cr.addr
+	ref, err := s.storeNewTable(ctx, t, cr)
+	if ref != nil {
+		t.stop()
+		s.log.Debug("table refused", "code", ref.code, "addr", cr.addr)
+		return nil, ref
+	}
+	if err != nil {
+		t.stop()
+		s.log.Error("table not stored", "err", err)
+		return nil, &refusal{http.StatusInternalServerError, "internal", "the table could not be saved"}
+	}
+	t.log = s.log.With("table", t.id)
+	t.publish()
+	if _, err := s.start(t, false); err != nil {
+		return nil, &refusal{http.StatusServiceUnavailable, "closing", "the server is shutting down"}
+	}
+	return t, nil
 }
 
 // storeNewTable checks the creator's budgets and, if they allow it,
@@ -207,7 +216,8 @@ func (s *Server) storeNewTable(ctx context.Context, t *table, cr creator) (*refu
 // someone is at now (an open table whose seated player is connected,
 // waiting for others; a live table being played), then the others by their
 // last join or change (finished ones by when they ended); at most
-// Budgets.LobbyPerCreator tables of one creator.
+// Budgets.LobbyPerCreator tables of one creator. Expired open tables and
+// abandoned live ones are left out.
 func (s *Server) listTables(w http.ResponseWriter, r *http.Request) {
 	if !s.allowGet(w, r, false) {
 		return
@@ -239,6 +249,9 @@ func (s *Server) listTables(w http.ResponseWriter, r *http.Request) {
 	if s.cfg.OpenExpiry > 0 {
 		f.OpenSince = s.clock.Now().Add(-s.cfg.OpenExpiry)
 	}
+	if s.cfg.AbandonAfter > 0 {
+		f.SeenSince = s.clock.Now().Add(-s.cfg.AbandonAfter)
+	}
 	metas, err := s.store.List(r.Context(), f)
 	if err != nil {
 		s.log.Error("list tables", "err", err)
@@ -248,13 +261,15 @@ func (s *Server) listTables(w http.ResponseWriter, r *http.Request) {
 	out := make([]TableSummary, 0, len(metas))
 	listed := map[string]bool{}
 	for _, m := range metas {
-		out = append(out, s.summaryOf(r.Context(), m))
 		listed[m.ID] = true
+		if sum := s.summaryOf(r.Context(), m); !s.abandoned(sum) {
+			out = append(out, sum)
+		}
 	}
 	// Tables someone is at now may be older than the store's page.
 	for _, sum := range s.runningSummaries() {
 		if !listed[sum.ID] && s.present(sum) && (len(statuses) == 0 || slices.Contains(statuses, sum.Status)) &&
-			(f.Game == "" || sum.Game == f.Game) && !s.expiredSummary(sum) {
+			(f.Game == "" || sum.Game == f.Game) && !s.expiredSummary(sum) && !s.abandoned(sum) {
 			out = append(out, sum)
 		}
 	}

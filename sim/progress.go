@@ -9,6 +9,10 @@ import (
 	"time"
 )
 
+// clearLine erases the rest of the terminal line: a redrawn bar shorter
+// than the last one ("eta 8s" after "eta 10s") leaves nothing behind.
+const clearLine = "\x1b[K"
+
 // Progress reports how far a run is: a bar redrawn in place on a terminal,
 // or an slog line every few seconds when the output is a file or a pipe
 // (where a bar would fill the log with carriage returns).
@@ -46,7 +50,7 @@ func (p *Progress) Update(done int) {
 			return
 		}
 		p.last = now
-		fmt.Fprintf(p.w, "\r%s", Bar(done, p.total, 30, now.Sub(p.start)))
+		fmt.Fprintf(p.w, "\r%s%s", Bar(done, p.total, 30, now.Sub(p.start)), clearLine)
 		return
 	}
 	if done < p.total && now.Sub(p.last) >= p.every {
@@ -58,7 +62,7 @@ func (p *Progress) Update(done int) {
 // Finish ends the report (a newline after the bar).
 func (p *Progress) Finish() {
 	if p.tty {
-		fmt.Fprintf(p.w, "\r%s\n", Bar(p.lastDone, p.total, 30, time.Since(p.start)))
+		fmt.Fprintf(p.w, "\r%s%s\n", Bar(p.lastDone, p.total, 30, time.Since(p.start)), clearLine)
 		return
 	}
 	p.log.Info("simulation finished", "games", p.lastDone, "elapsed", time.Since(p.start).Round(time.Millisecond))

@@ -18,6 +18,10 @@ import (
 // independent of scheduling. progress, if not nil, is called after each
 // finished game with the number done so far (from any worker goroutine, but
 // never concurrently). The first error stops the run and is returned.
+//
+// When ctx ends first (an interrupt), Run returns the results of the games
+// finished so far, in game order, with an error that wraps ctx's (and
+// says how many were played): the caller may report them.
 func Run[R any](ctx context.Context, n, workers int, play func(i int) (R, error), progress func(done int)) ([]R, error) {
 	if n < 0 {
 		return nil, fmt.Errorf("sim: %d games", n)
@@ -30,6 +34,7 @@ func Run[R any](ctx context.Context, n, workers int, play func(i int) (R, error)
 	defer cancel()
 
 	results := make([]R, n)
+	finished := make([]bool, n)
 	var (
 		next     atomic.Int64
 		mu       sync.Mutex
@@ -56,7 +61,7 @@ func Run[R any](ctx context.Context, n, workers int, play func(i int) (R, error)
 					cancel()
 					return
 				}
-				results[i] = r
+				results[i], finished[i] = r, true
 				done++
 				if progress != nil {
 					progress(done)
@@ -69,8 +74,14 @@ func Run[R any](ctx context.Context, n, workers int, play func(i int) (R, error)
 	if firstErr != nil {
 		return nil, firstErr
 	}
-	if err := ctx.Err(); err != nil {
-		return nil, fmt.Errorf("sim: stopped after %d of %d games: %w", done, n, err)
+	if err := ctx.Err(); err != nil && done < n {
+		var partial []R
+		for i, f := range finished {
+			if f {
+				partial = append(partial, results[i])
+			}
+		}
+		return partial, fmt.Errorf("sim: stopped after %d of %d games: %w", done, n, err)
 	}
 	return results, nil
 }

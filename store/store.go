@@ -77,6 +77,13 @@ type Table struct {
 	// tables made before they were kept.
 	Creator     string `json:"creator,omitempty"`
 	CreatorAddr string `json:"creatorAddr,omitempty"`
+	// Rematch is the ID of the table made to play this one again, once
+	// someone asked for it; "" until then.
+	Rematch string `json:"rematch,omitempty"`
+	// Seen is the last time somebody had the table's page open (the
+	// server writes it when the last one closes); zero = not recorded.
+	// The lobby leaves out live tables nobody has been at for long.
+	Seen time.Time `json:"seen,omitempty"`
 }
 
 // Filter selects tables for List and Count.
@@ -90,6 +97,9 @@ type Filter struct {
 	// LiveSince leaves out live tables last updated before it; zero keeps
 	// them all.
 	LiveSince time.Time
+	// SeenSince leaves out live tables nobody has been at since: both
+	// their Seen and their Updated before it. Zero keeps them all.
+	SeenSince time.Time
 	// CreatedSince leaves out tables created before it; zero keeps them all.
 	CreatedSince time.Time
 	// Creator and CreatorAddr keep only the tables with that Creator, that
@@ -113,8 +123,9 @@ type Store interface {
 	CreateTable(ctx context.Context, t Table) error
 	// GetTable loads a table's metadata. ErrNotFound if absent.
 	GetTable(ctx context.Context, id string) (Table, error)
-	// UpdateTable replaces a table's seats, status, settings, result and
-	// Updated time (not its moves or Version). ErrNotFound if absent.
+	// UpdateTable replaces a table's seats, status, settings, result,
+	// rematch, Seen and Updated times (not its moves or Version).
+	// ErrNotFound if absent.
 	UpdateTable(ctx context.Context, t Table) error
 	// AppendMoves appends moves to a table's log if and only if the log
 	// holds exactly version moves, and bumps the version, atomically and

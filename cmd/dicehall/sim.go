@@ -1,13 +1,16 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
 	"log/slog"
 	"os"
+	"os/signal"
 	"slices"
 	"strings"
+	"syscall"
 	"text/tabwriter"
 	"time"
 
@@ -46,7 +49,11 @@ takes the time it says it thinks (else the bot delay), and a turn whose
 deadline passes first fails as at a real table. --options passes the
 table options (JSON, as for a table); the game refuses what it does not take.
 A game that counts more than scores (words said, failed turns, a solo
-opponent) reports those counts too.`,
+opponent) reports those counts too.
+
+--plot draws the score distributions (whole-number scores in whole-number
+bins); its path is checked before any game is played. Ctrl-C stops the run
+and reports the games finished so far (exit status 130).`,
 	Args: cobra.ExactArgs(1),
 	RunE: runSim,
 }
@@ -106,6 +113,9 @@ type SimReport struct {
 	Bots  []SimBotReport `json:"bots"`
 	// Stats are the game's own counts for the whole game (engine.Counter).
 	Stats []SimStat `json:"stats,omitempty"`
+	// Interrupted: the run was stopped (Ctrl-C); Games counts the games
+	// finished by then, the only ones reported.
+	Interrupted bool `json:"interrupted,omitempty"`
 	// Title names the game and Mode the table, for people.
 	Title   string `json:"-"`
 	Mode    string `json:"-"`
@@ -165,6 +175,13 @@ func runSim(cmd *cobra.Command, args []string) error {
 	if _, err := g.New(seatNames(kinds, 0), options); err != nil {
 		return usage("--options %s: %w", simFlags.options, err)
 	}
+	if simFlags.plot != "" {
+		// Before the games, not after: a plot that cannot be saved must
+		// not cost the run.
+		if err := sim.CheckPlotPath(simFlags.plot); err != nil {
+			return usage("--plot: %w", err)
+		}
+	}
 	counter, _ := g.(engine.Counter)
 	play := func(i int) (simGame, error) {
 		return playSim(g, provider, counter, kinds, options, simFlags.seed, i)
@@ -175,11 +192,24 @@ func runSim(cmd *cobra.Command, args []string) error {
 	if f, ok := stderr.(*os.File); ok {
 		tty = sim.IsTerminal(f)
 	}
+	// Ctrl-C (or a TERM) stops the run; the games finished by then are
+	// reported.
+	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
 	prog := sim.NewProgress(stderr, tty, simFlags.games, slog.Default(), 10*time.Second)
+	update := prog.Update
+	if simAfterGame != nil {
+		update = func(done int) { prog.Update(done); simAfterGame(ctx, done) }
+	}
 	start := time.Now()
-	results, err := sim.Run(cmd.Context(), simFlags.games, simFlags.workers, play, prog.Update)
+	results, err := sim.Run(ctx, simFlags.games, simFlags.workers, play, update)
 	prog.Finish()
-	if err != nil {
+	interrupted := err != nil && ctx.Err() != nil
+	stop() // a second Ctrl-C ends the program at once
+	switch {
+	case interrupted && len(results) == 0:
+		return &exitError{code: exitInterrupted, err: fmt.Errorf("sim: interrupted before any game finished")}
+	case err != nil && !interrupted:
 		return fmt.Errorf("sim: %w", err)
 	}
 	var seatStats, gameStats []engine.Stat
@@ -193,6 +223,26 @@ func runSim(cmd *cobra.Command, args []string) error {
 		rep.Mode = info.Messages[info.OnePlayer]
 	}
 	rep.Elapsed = time.Since(start).Round(time.Millisecond).String()
+	rep.Interrupted = interrupted
+	if err := reportSim(cmd.OutOrStdout(), rep, results, kinds, info); err != nil {
+		return err
+	}
+	if interrupted {
+		return &exitError{code: exitInterrupted, err: fmt.Errorf("sim: interrupted after %d of %d games", len(results), simFlags.games)}
+	}
+	return nil
+}
+
+// exitInterrupted is the exit status after Ctrl-C, as shells report it
+// (128 + SIGINT).
+const exitInterrupted = 130
+
+// simAfterGame, when set (tests), is called after each finished game with
+// the run's context.
+var simAfterGame func(ctx context.Context, done int)
+
+// reportSim draws the plot (--plot) and prints the report.
+func reportSim(out io.Writer, rep SimReport, results []simGame, kinds []string, info engine.Info) error {
 
 	if simFlags.plot != "" {
 		series := make([]sim.Series, len(kinds))
@@ -202,17 +252,17 @@ func runSim(cmd *cobra.Command, args []string) error {
 				series[b].Values = append(series[b].Values, float64(g.scores[b]))
 			}
 		}
-		title := fmt.Sprintf("%s scores, %d games, seed %d", info.Title, simFlags.games, simFlags.seed)
+		title := fmt.Sprintf("%s scores, %d games, seed %d", info.Title, len(results), simFlags.seed)
 		if err := sim.PlotDistributions(simFlags.plot, title, "final score", series, 40); err != nil {
 			return err
 		}
 	}
 	if simFlags.json {
-		enc := json.NewEncoder(cmd.OutOrStdout())
+		enc := json.NewEncoder(out)
 		enc.SetIndent("", "  ")
 		return enc.Encode(rep)
 	}
-	return printSim(cmd.OutOrStdout(), rep)
+	return printSim(out, rep)
 }
 
 // defaultSimBots is every bot of the game, strongest first, as many as
@@ -308,7 +358,11 @@ func simStats(stats []engine.Stat, results []simGame, counts func(simGame) []int
 }
 
 func printSim(w io.Writer, rep SimReport) error {
-	fmt.Fprintf(w, "%s, %d games, seed %d, %s (%s)\n\n", rep.Title, rep.Games, rep.Seed, rep.Mode, rep.Elapsed)
+	fmt.Fprintf(w, "%s, %d games, seed %d, %s (%s)\n", rep.Title, rep.Games, rep.Seed, rep.Mode, rep.Elapsed)
+	if rep.Interrupted {
+		fmt.Fprintf(w, "interrupted: only the %d games finished are counted\n", rep.Games)
+	}
+	fmt.Fprintln(w)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "bot\twin rate\t95% interval\twins\tties\tlosses\tmean\tmedian\tstdev\t")
 	for _, b := range rep.Bots {

@@ -104,6 +104,8 @@ func (s *Store) UpdateTable(ctx context.Context, t store.Table) error {
 	next.Status = t.Status
 	next.Settings = t.Settings
 	next.Result = t.Result
+	next.Rematch = t.Rematch
+	next.Seen = check.Time(t.Seen)
 	next.Updated = check.Time(t.Updated)
 	e.table = copyTable(next)
 	return nil
@@ -165,6 +167,7 @@ func matches(t store.Table, f store.Filter) bool {
 		len(f.Status) > 0 && !slices.Contains(f.Status, t.Status),
 		t.Status == store.StatusOpen && t.Updated.Before(check.Time(f.OpenSince)),
 		t.Status == store.StatusLive && t.Updated.Before(check.Time(f.LiveSince)),
+		t.Status == store.StatusLive && !f.SeenSince.IsZero() && t.Updated.Before(check.Time(f.SeenSince)) && t.Seen.Before(check.Time(f.SeenSince)),
 		t.Created.Before(check.Time(f.CreatedSince)),
 		f.Creator != "" && t.Creator != f.Creator,
 		f.CreatorAddr != "" && t.CreatorAddr != f.CreatorAddr:

@@ -195,11 +195,11 @@ func (s *Store) CreateTable(ctx context.Context, t store.Table) error {
 	// ON CONFLICT DO NOTHING (SQLite and PostgreSQL alike) turns a taken ID
 	// into zero rows instead of a driver-specific constraint error.
 	res, err := s.writer.ExecContext(ctx, `
-		INSERT INTO tables (id, game, options, settings, seed, seats, status, created_ms, updated_ms, version, result, creator, creator_addr)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?)
+		INSERT INTO tables (id, game, options, settings, seed, seats, status, created_ms, updated_ms, version, result, creator, creator_addr, rematch, seen_ms)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?)
 		ON CONFLICT (id) DO NOTHING`,
 		t.ID, t.Game, jsonText(t.Options), jsonText(t.Settings), int64(t.Seed), string(seats),
-		t.Status, t.Created.UnixMilli(), t.Updated.UnixMilli(), resultText(t.Result), t.Creator, t.CreatorAddr)
+		t.Status, t.Created.UnixMilli(), t.Updated.UnixMilli(), resultText(t.Result), t.Creator, t.CreatorAddr, t.Rematch, msOrZero(t.Seen))
 	if err != nil {
 		return s.wrap("create table", t.ID, err)
 	}
@@ -236,8 +236,8 @@ func (s *Store) UpdateTable(ctx context.Context, t store.Table) error {
 		return s.wrap("update table", t.ID, err)
 	}
 	res, err := s.writer.ExecContext(ctx, `
-		UPDATE tables SET seats = ?, status = ?, settings = ?, result = ?, updated_ms = ? WHERE id = ?`,
-		string(seats), t.Status, jsonText(t.Settings), resultText(t.Result), t.Updated.UnixMilli(), t.ID)
+		UPDATE tables SET seats = ?, status = ?, settings = ?, result = ?, rematch = ?, seen_ms = ?, updated_ms = ? WHERE id = ?`,
+		string(seats), t.Status, jsonText(t.Settings), resultText(t.Result), t.Rematch, msOrZero(t.Seen), t.Updated.UnixMilli(), t.ID)
 	if err != nil {
 		return s.wrap("update table", t.ID, err)
 	}
@@ -371,6 +371,10 @@ func where(f store.Filter) (string, []any) {
 		conds = append(conds, "(status <> ? OR updated_ms >= ?)")
 		args = append(args, store.StatusLive, f.LiveSince.UnixMilli())
 	}
+	if !f.SeenSince.IsZero() {
+		conds = append(conds, "(status <> ? OR updated_ms >= ? OR seen_ms >= ?)")
+		args = append(args, store.StatusLive, f.SeenSince.UnixMilli(), f.SeenSince.UnixMilli())
+	}
 	if !f.CreatedSince.IsZero() {
 		conds = append(conds, "created_ms >= ?")
 		args = append(args, f.CreatedSince.UnixMilli())
@@ -444,7 +448,7 @@ func (s *Store) Count(ctx context.Context, f store.Filter) (int, error) {
 	return n, nil
 }
 
-const tableColumns = `id, game, options, settings, seed, seats, status, created_ms, updated_ms, version, result, creator, creator_addr`
+const tableColumns = `id, game, options, settings, seed, seats, status, created_ms, updated_ms, version, result, creator, creator_addr, rematch, seen_ms`
 
 func scanTable(row interface{ Scan(...any) error }) (store.Table, error) {
 	var (
@@ -453,8 +457,9 @@ func scanTable(row interface{ Scan(...any) error }) (store.Table, error) {
 		seats, result       []byte
 		seed                int64
 		created, updated, v int64
+		seen                int64
 	)
-	if err := row.Scan(&t.ID, &t.Game, &options, &settings, &seed, &seats, &t.Status, &created, &updated, &v, &result, &t.Creator, &t.CreatorAddr); err != nil {
+	if err := row.Scan(&t.ID, &t.Game, &options, &settings, &seed, &seats, &t.Status, &created, &updated, &v, &result, &t.Creator, &t.CreatorAddr, &t.Rematch, &seen); err != nil {
 		return store.Table{}, err
 	}
 	if len(result) > 0 {
@@ -472,7 +477,18 @@ func scanTable(row interface{ Scan(...any) error }) (store.Table, error) {
 	t.Created = time.UnixMilli(created).UTC()
 	t.Updated = time.UnixMilli(updated).UTC()
 	t.Version = int(v)
+	if seen != 0 {
+		t.Seen = time.UnixMilli(seen).UTC()
+	}
 	return t, nil
+}
+
+// msOrZero is a time in UTC milliseconds, 0 for the zero time.
+func msOrZero(tm time.Time) int64 {
+	if tm.IsZero() {
+		return 0
+	}
+	return tm.UnixMilli()
 }
 
 // resultText is a result as JSON TEXT, or NULL when there is none.

@@ -60,6 +60,7 @@ func Run(t *testing.T, open func(t *testing.T) store.Store, opts ...Option) {
 	t.Run("List", s.list)
 	t.Run("ListDefaultLimit", s.listDefaultLimit)
 	t.Run("ListOpenSince", s.listOpenSince)
+	t.Run("ListSeenSince", s.listSeenSince)
 	t.Run("ListAndCountByCreator", s.byCreator)
 	t.Run("ListPerCreator", s.perCreator)
 	t.Run("CanceledContext", s.canceled)
@@ -169,6 +170,13 @@ func diffTable(got, want store.Table) string {
 	}
 	if !reflect.DeepEqual(got.Result, want.Result) {
 		add("Result", fmt.Sprintf("%+v", got.Result), fmt.Sprintf("%+v", want.Result))
+	}
+	if got.Rematch != want.Rematch {
+		add("Rematch", got.Rematch, want.Rematch)
+	}
+	// The zero time stays zero (not recorded).
+	if got.Seen != ms(want.Seen) && !(got.Seen.IsZero() && want.Seen.IsZero()) {
+		add("Seen", got.Seen, ms(want.Seen))
 	}
 	if got.Creator != want.Creator || got.CreatorAddr != want.CreatorAddr {
 		add("Creator, CreatorAddr", got.Creator+", "+got.CreatorAddr, want.Creator+", "+want.CreatorAddr)
@@ -351,6 +359,8 @@ func (s *suite) update(t *testing.T) {
 	up.Status = store.StatusLive
 	up.Settings = json.RawMessage(`{"clock":null}`)
 	up.Updated = base.Add(time.Hour + 7*time.Millisecond + 3*time.Microsecond)
+	up.Rematch = "next-table"
+	up.Seen = base.Add(2*time.Hour + 5*time.Millisecond + 9*time.Microsecond)
 	// Fields UpdateTable must leave alone.
 	up.Game = "other"
 	up.Options = json.RawMessage(`{"changed":true}`)
@@ -363,6 +373,7 @@ func (s *suite) update(t *testing.T) {
 	}
 	want := orig
 	want.Seats, want.Status, want.Settings, want.Updated = up.Seats, up.Status, up.Settings, up.Updated
+	want.Rematch, want.Seen = up.Rematch, up.Seen
 	want.Version = 2
 	if d := diffTable(mustGet(t, st, "u"), want); d != "" {
 		t.Fatalf("after UpdateTable: %s", d)
@@ -682,6 +693,45 @@ func (s *suite) listOpenSince(t *testing.T) {
 	want = []string{"edge-open", "new-open"}
 	if got := ids(store.Filter{Status: []string{store.StatusOpen}, OpenSince: base.Add(time.Hour)}); !slices.Equal(got, want) {
 		t.Fatalf("List of open tables with OpenSince = %v, want %v", got, want)
+	}
+}
+
+// listSeenSince: live tables nobody has been at since the time (neither
+// seen nor updated since) are left out; others are kept whatever their age.
+func (s *suite) listSeenSince(t *testing.T) {
+	st := s.store(t)
+	add := func(id, status string, updated, seen time.Duration) {
+		tb := sampleTable(id)
+		tb.Status, tb.Updated = status, base.Add(updated)
+		mustCreate(t, st, tb)
+		if seen > 0 {
+			tb.Seen = base.Add(seen)
+			if err := st.UpdateTable(ctx(t), tb); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	add("gone", store.StatusLive, time.Minute, 0)
+	add("gone-seen", store.StatusLive, time.Minute, 30*time.Minute)
+	add("seen", store.StatusLive, time.Minute, time.Hour)
+	add("changed", store.StatusLive, 2*time.Hour, 0)
+	add("old-open", store.StatusOpen, time.Minute, 0)
+	add("old-over", store.StatusOver, time.Minute, 0)
+	f := store.Filter{SeenSince: base.Add(time.Hour)}
+	list, err := st.List(ctx(t), f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, tb := range list {
+		got = append(got, tb.ID)
+	}
+	slices.Sort(got)
+	if want := []string{"changed", "old-open", "old-over", "seen"}; !slices.Equal(got, want) {
+		t.Fatalf("List with SeenSince = %v, want %v", got, want)
+	}
+	if n, err := st.Count(ctx(t), f); err != nil || n != 4 {
+		t.Fatalf("Count with SeenSince = %d, %v; want 4", n, err)
 	}
 }
 
