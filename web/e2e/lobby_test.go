@@ -37,15 +37,19 @@ func TestLobbyFormFromDescription(t *testing.T) {
 	phone.do(chromedp.EmulateViewport(390, 844))
 	for _, p := range []*page{desk, phone} {
 		p.do(chromedp.Navigate(ts.URL + "/"))
-		p.do(chromedp.WaitVisible(chromedp.CSS("#f-game")))
+		p.waitJS(5*time.Second, `!!document.querySelector('#f-game')`)
 	}
+	// On a phone the form is folded behind a button near the top.
+	phone.do(chromedp.Click(chromedp.CSS("#cta-create")))
+	phone.waitJS(3*time.Second, `!document.querySelector('#create-form').hidden`)
 	// Creating without a name asks for one; typing it clears the request.
+	desk.waitJS(5*time.Second, `!!document.querySelector('#f-game input:checked')`)
 	desk.do(chromedp.Click(chromedp.CSS("#create")))
-	desk.waitJS(3*time.Second, `!!document.querySelector('form.create .error')`)
+	desk.waitJS(3*time.Second, `!document.querySelector('#name-error').hidden && document.activeElement.id === 'name'`)
 	for _, p := range []*page{desk, phone} {
 		p.do(chromedp.SendKeys(chromedp.CSS("#name"), "Ann"))
 	}
-	desk.waitJS(3*time.Second, `!document.querySelector('form.create .error')`)
+	desk.waitJS(3*time.Second, `document.querySelector('#name-error').hidden && !document.querySelector('[aria-invalid]')`)
 
 	for _, id := range all.Registry.IDs() {
 		g, _ := all.Registry.Lookup(id)
@@ -95,7 +99,7 @@ func TestLobbyFormFromDescription(t *testing.T) {
 		}
 		p.setSelect("#f-players", fmt.Sprint(info.MinPlayers))
 		p.shot("lobby-" + id + "-1440x900")
-		phone.setSelect("#f-game", id)
+		phone.chooseGame(id)
 		phone.setSelect("#f-players", fmt.Sprint(info.MinPlayers))
 		phone.fullShot("lobby-" + id + "-390x844")
 		phone.noSideScroll("lobby " + id)
@@ -103,7 +107,7 @@ func TestLobbyFormFromDescription(t *testing.T) {
 
 	// Bookworm with the Special die left out and a target of 5 (a number
 	// field): exactly these options reach the table.
-	desk.setSelect("#f-game", "bookworm")
+	desk.chooseGame("bookworm")
 	desk.do(chromedp.Click(chromedp.CSS("#f-opt-special")))
 	desk.do(chromedp.SetValue(chromedp.CSS("#f-opt-target"), "5"))
 	eval[bool](desk, `document.querySelector('#f-opt-target').dispatchEvent(new Event('input')) || true`)
@@ -133,7 +137,7 @@ func TestLobbyFormFromDescription(t *testing.T) {
 	}
 
 	// In French, the labels are the page's French for the game's keys.
-	phone.setSelect("#f-game", "bookworm")
+	phone.chooseGame("bookworm")
 	phone.do(chromedp.Click(chromedp.CSS(`.lang-switch button[data-lang=fr]`)))
 	phone.waitJS(3*time.Second, `document.querySelector('label[for=f-opt-special]')?.textContent === 'Jouer avec le dé spécial vert'`)
 	if got := phone.text(`#f-seat-1 option[value="bot:hard"]`); !strings.HasPrefix(got, "Robot") || !strings.HasSuffix(got, "difficile") {

@@ -37,6 +37,7 @@ async function call(method, path, body) {
 export const api = {
   games: () => call('GET', '/api/games'),
   tables: (statuses) => call('GET', '/api/tables?status=' + encodeURIComponent(statuses.join(','))),
+  mine: () => call('GET', '/api/tables/mine'),
   table: (id) => call('GET', '/api/tables/' + encodeURIComponent(id)),
   create: (req) => call('POST', '/api/tables', req),
   join: (id, seat, name) => call('POST', '/api/tables/' + encodeURIComponent(id) + '/join', { seat, name }),
