@@ -218,6 +218,7 @@ func (p *page) lobbyShots(name string) {
 				p.waitJS(3*time.Second, fmt.Sprintf(`matchMedia('(prefers-color-scheme: %s)').matches && matchMedia('(max-width: 900px)').matches === %v`, scheme, size[0] < 900))
 				file := fmt.Sprintf("%s-%dx%d-%s-%s", name, size[0], size[1], lang, scheme)
 				p.shot(file)
+				p.axeClean(file)
 				if size[0] < 900 && scheme == "light" {
 					p.fullShot(file + "-full")
 				}
@@ -374,7 +375,7 @@ func TestLobbyFinishedGames(t *testing.T) {
 	}
 	// In French the time is French too.
 	bob.do(chromedp.Click(chromedp.CSS(`.lang-switch button[data-lang=fr]`)))
-	bob.waitJS(3*time.Second, row+`.querySelector('.ended').textContent.match(/terminée/)`)
+	bob.waitJS(3*time.Second, row+`.querySelector('.ended').textContent.match(/termin/)`)
 	bob.do(chromedp.Click(chromedp.CSS(`.lang-switch button[data-lang=en]`)))
 
 	// For Ann it is one of her games, with how it went for her.
@@ -459,6 +460,7 @@ func TestLobbyFormLayout(t *testing.T) {
 		p.do(chromedp.Click(chromedp.CSS("#create")))
 		p.waitJS(2*time.Second, `document.activeElement === document.querySelector('`+num+`') && location.pathname === '/'`)
 		p.shot(fmt.Sprintf("lobby-form-number-error-%dx%d", size[0], size[1]))
+		p.axeClean(fmt.Sprintf("the form with an error at %d px", size[0]))
 		typeNumber(maxv)
 		p.waitJS(2*time.Second, `document.querySelector('`+num+`-error').hidden && !document.querySelector('`+num+`').hasAttribute('aria-invalid')`)
 		p.noSideScroll(fmt.Sprintf("form at %d px", size[0]))

@@ -300,10 +300,11 @@ function renderForm() {
   showFormError();
   replace(els.form,
     gameCards(g),
-    h('p', { class: 'field' }, h('label', { for: 'f-players' }, t('home.players')), playersSel),
-    h('ul', { class: 'seat-fields' }, seatFields),
-    h('p', { class: 'field' }, h('label', { for: 'f-clock' }, t('home.clock')), clockSel),
+    h('div', { class: 'field-pair' },
+      h('p', { class: 'field' }, h('label', { for: 'f-players' }, t('home.players')), playersSel),
+      h('p', { class: 'field' }, h('label', { for: 'f-clock' }, t('home.clock')), clockSel)),
     h('p', { class: 'muted small hint', id: 'clock-hint' }, t('home.clock.hint')),
+    h('ul', { class: 'seat-fields' }, seatFields),
     offered(g).map((o) => optionField(g, o)),
     formStatus,
     h('button', { type: 'submit', class: 'primary big', id: 'create', disabled: hs.busy }, hs.busy ? t('home.creating') : t('home.create.go')));
@@ -388,21 +389,26 @@ function ago(iso) {
     rtf.lang = currentLang();
   }
   const s = Math.max(0, (Date.now() - then) / 1000);
-  if (s < 45) return rtf.format(0, 'second');
   if (s < 45 * 60) return rtf.format(-Math.max(1, Math.round(s / 60)), 'minute');
   if (s < 22 * 3600) return rtf.format(-Math.round(s / 3600), 'hour');
   if (s < 30 * 86400) return rtf.format(-Math.round(s / 86400), 'day');
   return new Date(then).toLocaleDateString(currentLang(), { day: 'numeric', month: 'short', year: 'numeric' });
 }
 
-function when(iso) {
-  return h('time', { datetime: iso, 'data-ago': iso, title: new Date(iso).toLocaleString(currentLang()) }, ago(iso));
+// endedText says when a game ended: "ended 5 min ago", "just ended".
+function endedText(iso) {
+  return Date.now() - Date.parse(iso) < 60_000 ? t('home.ended.now') : t('home.ended', { when: ago(iso) });
 }
 
-// updateTimes rewrites every "… ago" in place (no redraw, no lost focus).
+function ended(iso) {
+  return h('time', { class: 'ended', datetime: iso, 'data-ended': iso, title: new Date(iso).toLocaleString(currentLang()) }, endedText(iso));
+}
+
+// updateTimes rewrites every "ended … ago" in place (no redraw, no lost
+// focus).
 function updateTimes() {
-  for (const el of document.querySelectorAll('time[data-ago]')) {
-    const s = ago(el.dataset.ago);
+  for (const el of document.querySelectorAll('time[data-ended]')) {
+    const s = endedText(el.dataset.ended);
     if (el.textContent !== s) el.textContent = s;
   }
 }
@@ -458,7 +464,7 @@ function mineItem(tb) {
     h('div', { class: 'ti-main' },
       h('p', { class: 'ti-head' }, h('strong', { class: 'ti-game' }, tb.title || tb.game), ' ', status),
       people ? h('p', { class: 'ti-people muted small' }, people) : null,
-      tb.status === 'over' ? h('div', { class: 'ti-result small' }, ranking(tb, me), when(tb.updated)) : null),
+      tb.status === 'over' ? h('div', { class: 'ti-result small' }, ranking(tb, me), ended(tb.updated)) : null),
     h('div', { class: 'ti-actions' }, action));
 }
 
@@ -481,7 +487,7 @@ function tableItem(tb, kind) {
     h('div', { class: 'ti-main' },
       h('p', { class: 'ti-head' }, h('strong', { class: 'ti-game' }, tb.title || tb.game)),
       kind === 'over'
-        ? h('div', { class: 'ti-result small' }, ranking(tb, -1) || h('span', { class: 'muted' }, seatsText(tb)), when(tb.updated))
+        ? h('div', { class: 'ti-result small' }, ranking(tb, -1) || h('span', { class: 'muted' }, seatsText(tb)), ended(tb.updated))
         : h('p', { class: 'ti-people muted small' }, seatsText(tb))),
     h('div', { class: 'ti-actions' }, actions));
 }

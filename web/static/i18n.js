@@ -60,6 +60,8 @@ const en = {
   'home.field.min': 'Enter a whole number of at least {min}.',
   'home.field.range': 'Enter a whole number from {min} to {max}.',
   'home.clock.mins': '{n} {n:minute:minutes} a turn',
+  'home.ended': 'ended {when}',
+  'home.ended.now': 'just ended',
 
   'seat.free': 'free seat',
   'seat.bot': 'bot ({bot})',
@@ -244,6 +246,8 @@ const fr = {
   'home.field.min': 'Entrez un nombre entier d’au moins {min}.',
   'home.field.range': 'Entrez un nombre entier de {min} à {max}.',
   'home.clock.mins': '{n} {n:minute:minutes} par tour',
+  'home.ended': 'terminée {when}',
+  'home.ended.now': 'vient de se terminer',
 
   'seat.free': 'place libre',
   'seat.bot': 'robot ({bot})',
@@ -471,7 +475,6 @@ export function langSwitch() {
       b.lang = l;
       b.textContent = l.toUpperCase();
       b.title = dicts[l]['lang.' + l];
-      b.setAttribute('aria-label', dicts[l]['lang.' + l]);
       b.setAttribute('aria-pressed', String(l === lang));
       b.dataset.lang = l;
       b.addEventListener('click', () => setLang(l));
