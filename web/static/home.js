@@ -306,8 +306,9 @@ function renderForm() {
     h('p', { class: 'muted small hint', id: 'clock-hint' }, t('home.clock.hint')),
     h('ul', { class: 'seat-fields' }, seatFields),
     offered(g).map((o) => optionField(g, o)),
-    formStatus,
-    h('button', { type: 'submit', class: 'primary big', id: 'create', disabled: hs.busy }, hs.busy ? t('home.creating') : t('home.create.go')));
+    // The button stays in sight while a long form scrolls.
+    h('div', { class: 'create-actions' }, formStatus,
+      h('button', { type: 'submit', class: 'primary big', id: 'create', disabled: hs.busy }, hs.busy ? t('home.creating') : t('home.create.go'))));
   if (focused) document.getElementById(focused)?.focus();
 }
 
@@ -425,7 +426,8 @@ function ranking(tb, mySeat) {
   return h('ol', { class: 'ranking', 'aria-label': t('home.ranking') },
     order.map((i) => h('li', { class: (won.has(i) ? 'won' : '') + (i === mySeat ? ' me' : '') },
       won.has(i) ? h('span', { class: 'crown', 'aria-hidden': 'true' }, '★') : null,
-      h('span', { class: 'r-name' }, seatName(tb, tb.seats[i], i)), ' ',
+      h('span', { class: 'r-name' }, seatName(tb, tb.seats[i], i)),
+      i === mySeat ? h('span', { class: 'r-you' }, ' (' + t('seat.you') + ')') : null, ' ',
       h('span', { class: 'r-score' }, String(scores[i])),
       won.has(i) ? h('span', { class: 'sr-only' }, ' (' + t('home.winner') + ')') : null)));
 }
@@ -438,10 +440,13 @@ function tableLink(tb, cls, label, data) {
 // it stands for you, and the one thing to do (play, resume, replay).
 function mineItem(tb) {
   const me = tb.seat;
-  const others = tb.seats.map((s, i) => [s, i]).filter(([, i]) => i !== me).map(([s, i]) => seatName(tb, s, i));
+  // Who else sits there (a finished game names them in its ranking).
+  const others = tb.seats.map((s, i) => [s, i]).filter(([s, i]) => i !== me && (s.kind === 'bot' || s.taken))
+    .map(([s, i]) => seatName(tb, s, i));
   const info = gameInfo(tb.game);
-  const people = others.length ? t('home.with', { names: others.join(' · ') })
-    : (info && info.onePlayer ? t(info.onePlayer) : '');
+  const people = tb.status === 'over' ? ''
+    : others.length ? t('home.with', { names: others.join(' · ') })
+      : tb.seats.length === 1 && info && info.onePlayer ? t(info.onePlayer) : '';
   let status;
   let action;
   if (tb.status === 'over') {
