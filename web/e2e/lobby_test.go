@@ -215,7 +215,10 @@ func (p *page) lobbyShots(name string) {
 			p.do(chromedp.EmulateViewport(size[0], size[1]))
 			for _, scheme := range []string{"light", "dark"} {
 				p.do(colorScheme(scheme))
-				p.waitJS(3*time.Second, fmt.Sprintf(`matchMedia('(prefers-color-scheme: %s)').matches && matchMedia('(max-width: 900px)').matches === %v`, scheme, size[0] < 900))
+				// Colours ease from one scheme to the other: shoot (and scan)
+				// once they are there.
+				p.waitJS(3*time.Second, fmt.Sprintf(`matchMedia('(prefers-color-scheme: %s)').matches && matchMedia('(max-width: 900px)').matches === %v
+  && document.getAnimations().every((a) => a.playState !== 'running')`, scheme, size[0] < 900))
 				file := fmt.Sprintf("%s-%dx%d-%s-%s", name, size[0], size[1], lang, scheme)
 				p.shot(file)
 				p.axeClean(file)
