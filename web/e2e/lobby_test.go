@@ -386,7 +386,7 @@ func TestLobbyFinishedGames(t *testing.T) {
 		ann.do(chromedp.Reload())
 		mine := `document.querySelector('[data-list=mine] [data-table="` + id + `"]')`
 		ann.waitJS(10*time.Second, `!!`+mine)
-		want := "Finished"
+		want := "" // the ranking says she lost
 		if slices.Contains(s.Result.Winners, 0) {
 			want = "You won"
 		}

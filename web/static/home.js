@@ -450,10 +450,11 @@ function mineItem(tb) {
   let status;
   let action;
   if (tb.status === 'over') {
+    // How it went for you (the ranking says the rest), and when.
     const winners = tb.result?.winners || [];
-    status = h('span', { class: 'ti-status' }, winners.includes(me)
-      ? (winners.length > 1 ? t('home.mine.shared') : t('home.mine.won'))
-      : t('home.mine.over'));
+    status = [winners.includes(me)
+      ? h('span', { class: 'ti-status won' }, winners.length > 1 ? t('home.mine.shared') : t('home.mine.won')) : null,
+    ended(tb.updated)];
     action = tableLink(tb, '', t('home.replay'), { 'data-replay': tb.id, 'data-key': tb.id + ':replay' });
   } else if (tb.yourTurn) {
     status = h('span', { class: 'badge turn' }, t('home.mine.turn'));
@@ -469,7 +470,7 @@ function mineItem(tb) {
     h('div', { class: 'ti-main' },
       h('p', { class: 'ti-head' }, h('strong', { class: 'ti-game' }, tb.title || tb.game), ' ', status),
       people ? h('p', { class: 'ti-people muted small' }, people) : null,
-      tb.status === 'over' ? h('div', { class: 'ti-result small' }, ranking(tb, me), ended(tb.updated)) : null),
+      tb.status === 'over' ? h('div', { class: 'ti-result small' }, ranking(tb, me)) : null),
     h('div', { class: 'ti-actions' }, action));
 }
 
@@ -490,9 +491,9 @@ function tableItem(tb, kind) {
   }
   return h('li', { class: 'table-item', 'data-table': tb.id, 'data-status': tb.status },
     h('div', { class: 'ti-main' },
-      h('p', { class: 'ti-head' }, h('strong', { class: 'ti-game' }, tb.title || tb.game)),
+      h('p', { class: 'ti-head' }, h('strong', { class: 'ti-game' }, tb.title || tb.game), kind === 'over' ? ended(tb.updated) : null),
       kind === 'over'
-        ? h('div', { class: 'ti-result small' }, ranking(tb, -1) || h('span', { class: 'muted' }, seatsText(tb)), ended(tb.updated))
+        ? h('div', { class: 'ti-result small' }, ranking(tb, -1) || h('span', { class: 'muted' }, seatsText(tb)))
         : h('p', { class: 'ti-people muted small' }, seatsText(tb))),
     h('div', { class: 'ti-actions' }, actions));
 }
