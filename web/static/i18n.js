@@ -473,6 +473,8 @@ export function langSwitch() {
       b.lang = l;
       b.textContent = l.toUpperCase();
       b.title = dicts[l]['lang.' + l];
+      // The visible letters start the name (what voice control users say).
+      b.setAttribute('aria-label', `${l.toUpperCase()} (${dicts[l]['lang.' + l]})`);
       b.setAttribute('aria-pressed', String(l === lang));
       b.dataset.lang = l;
       b.addEventListener('click', () => setLang(l));
