@@ -345,7 +345,7 @@ func TestLobbyFinishedGames(t *testing.T) {
 		Score string `json:"score"`
 		Won   bool   `json:"won"`
 	}
-	got := eval[[]rankRow](bob, `[...`+row+`.querySelectorAll('.ranking li')].map((li) => ({
+	got := eval[[]rankRow](bob, `[...`+row+`.querySelectorAll('.ti-ranking li')].map((li) => ({
   name: li.querySelector('.r-name').textContent, score: li.querySelector('.r-score').textContent, won: li.classList.contains('won')}))`)
 	if len(got) != 2 {
 		t.Fatalf("the finished table ranks %v", got)

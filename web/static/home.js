@@ -423,7 +423,7 @@ function ranking(tb, mySeat) {
   const won = new Set(r.winners || []);
   const order = tb.seats.map((_, i) => i).filter((i) => i < scores.length)
     .sort((a, b) => (won.has(b) - won.has(a)) || (scores[b] - scores[a]) || (a - b));
-  return h('ol', { class: 'ranking', 'aria-label': t('home.ranking') },
+  return h('ol', { class: 'ti-ranking', 'aria-label': t('home.ranking') },
     order.map((i) => h('li', { class: (won.has(i) ? 'won' : '') + (i === mySeat ? ' me' : '') },
       won.has(i) ? h('span', { class: 'crown', 'aria-hidden': 'true' }, '★') : null,
       h('span', { class: 'r-name' }, seatName(tb, tb.seats[i], i)),
