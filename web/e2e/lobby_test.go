@@ -199,6 +199,15 @@ func (p *page) box(sel string) box {
   return {top: r.top + scrollY, left: r.left, bottom: r.bottom + scrollY, right: r.right}; })()`, sel))
 }
 
+// openLobby opens the lobby in a fresh browser at the given size.
+func openLobby(t *testing.T, url, name string, w, h int64) *page {
+	t.Helper()
+	p := newPage(t, name)
+	p.do(chromedp.EmulateViewport(w, h))
+	p.do(chromedp.Navigate(url + "/"))
+	return p
+}
+
 // hasMyTables tells whether the server answers GET /api/tables/mine.
 func (p *page) hasMyTables() bool {
 	return eval[int](p, `fetch('/api/tables/mine').then((r) => r.status)`) == 200
@@ -238,9 +247,7 @@ func (p *page) lobbyShots(name string) {
 // the way to a new table come before everything else.
 func TestLobbyYourGames(t *testing.T) {
 	ts := startServer(t)
-	ann := newPage(t, "lobby-mine")
-	ann.do(chromedp.EmulateViewport(1440, 900))
-	ann.do(chromedp.Navigate(ts.URL + "/"))
+	ann := openLobby(t, ts.URL, "lobby-mine", 1440, 900)
 	if !ann.hasMyTables() {
 		t.Skip("the server does not answer GET /api/tables/mine yet (branch srv)")
 	}
@@ -281,9 +288,7 @@ func TestLobbyYourGames(t *testing.T) {
 	}
 
 	// Bob sees Ann's tables as anybody's: one to join, two to watch.
-	bob := newPage(t, "lobby-bob")
-	bob.do(chromedp.EmulateViewport(1440, 900))
-	bob.do(chromedp.Navigate(ts.URL + "/"))
+	bob := openLobby(t, ts.URL, "lobby-bob", 1440, 900)
 	bob.waitJS(10*time.Second, `!!document.querySelector('[data-join="`+waiting+`:1"]') && !!document.querySelector('[data-watch="`+turn+`"]') && !!document.querySelector('[data-watch="`+botted+`"]')`)
 	if got := bob.text(`[data-join="` + waiting + `:1"]`); got != "Join as seat 2" {
 		t.Errorf("Bob's join button reads %q", got)
@@ -321,9 +326,7 @@ func TestLobbyYourGames(t *testing.T) {
 // order they finished, marks the winner and says when it ended.
 func TestLobbyFinishedGames(t *testing.T) {
 	ts := startServer(t)
-	ann := newPage(t, "lobby-over-ann")
-	ann.do(chromedp.EmulateViewport(1440, 900))
-	ann.do(chromedp.Navigate(ts.URL + "/"))
+	ann := openLobby(t, ts.URL, "lobby-over-ann", 1440, 900)
 	// Ann's clock runs out at once and a bot plays her seat to the end.
 	id := ann.createTable(`{game: 'dicestars', name: 'Ann', settings: {turnSeconds: 1, botDelayMs: 0}, seats: [{kind: 'human'}, {kind: 'bot', bot: 'greedy'}]}`)
 	deadline := time.Now().Add(90 * time.Second)
@@ -335,9 +338,7 @@ func TestLobbyFinishedGames(t *testing.T) {
 	}
 	s := getSummary(t, ts.URL, id)
 
-	bob := newPage(t, "lobby-over-bob")
-	bob.do(chromedp.EmulateViewport(1440, 900))
-	bob.do(chromedp.Navigate(ts.URL + "/"))
+	bob := openLobby(t, ts.URL, "lobby-over-bob", 1440, 900)
 	row := `document.querySelector('[data-list=over] [data-table="` + id + `"]')`
 	bob.waitJS(10*time.Second, `!!`+row)
 	type rankRow struct {
@@ -412,9 +413,7 @@ func TestLobbyFinishedGames(t *testing.T) {
 func TestLobbyFormLayout(t *testing.T) {
 	ts := startServer(t)
 	for _, size := range [][2]int64{{1440, 900}, {390, 844}} {
-		p := newPage(t, fmt.Sprintf("lobby-form-%d", size[0]))
-		p.do(chromedp.EmulateViewport(size[0], size[1]))
-		p.do(chromedp.Navigate(ts.URL + "/"))
+		p := openLobby(t, ts.URL, fmt.Sprintf("lobby-form-%d", size[0]), size[0], size[1])
 		p.waitJS(5*time.Second, `!!document.querySelector('#f-game input:checked')`)
 		if size[0] < 900 {
 			p.do(chromedp.Click(chromedp.CSS("#cta-create")))
