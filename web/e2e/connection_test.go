@@ -172,11 +172,11 @@ func (p *page) clickLegal() bool {
 	if st.Legal == 0 || st.Over {
 		return false
 	}
-	sel := `[data-testid=actions] button.choice.legal`
-	if eval[bool](p, `!!document.querySelector('.stars-picker button.choice.legal')`) {
-		sel = `.stars-picker button.choice.legal`
+	p.do(chromedp.Click(chromedp.CSS(`[data-testid=actions] button.choice.legal`)))
+	// A move that waits for confirmation shows a Confirm button.
+	if eval[bool](p, `!!document.querySelector('[data-testid=confirm]')`) {
+		p.do(chromedp.Click(chromedp.CSS(`[data-testid=confirm]`)))
 	}
-	p.do(chromedp.Click(chromedp.CSS(sel)))
 	p.waitVersion(st.Version + 1)
 	return true
 }
