@@ -113,12 +113,13 @@ func (p *page) text(sel string) string {
 	return eval[string](p, fmt.Sprintf(`(document.querySelector(%q)?.textContent || '').trim()`, sel))
 }
 
-// chooseGame picks a game in the lobby's form once the games are loaded
-// (the form offers them in the server's order).
+// chooseGame picks a game's card in the lobby's form once the games are
+// loaded (the form offers them in the server's order).
 func (p *page) chooseGame(id string) {
 	p.t.Helper()
-	p.waitJS(5*time.Second, fmt.Sprintf(`!!document.querySelector('#f-game option[value=%s]')`, id))
-	p.setSelect("#f-game", id)
+	p.waitJS(5*time.Second, fmt.Sprintf(`!!document.querySelector('#f-game input[value=%s]')`, id))
+	eval[bool](p, fmt.Sprintf(`document.querySelector('#f-game input[value=%s]').click() || true`, id))
+	p.waitJS(3*time.Second, fmt.Sprintf(`document.querySelector('#f-game input[value=%s]')?.checked`, id))
 }
 
 // setSelect picks an option the way a person would: value, then change.

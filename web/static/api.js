@@ -38,6 +38,7 @@ export const api = {
   games: () => call('GET', '/api/games'),
   rules: (game, lang) => call('GET', '/api/games/' + encodeURIComponent(game) + '/rules?lang=' + encodeURIComponent(lang)),
   tables: (statuses) => call('GET', '/api/tables?status=' + encodeURIComponent(statuses.join(','))),
+  mine: () => call('GET', '/api/tables/mine'),
   table: (id) => call('GET', '/api/tables/' + encodeURIComponent(id)),
   create: (req) => call('POST', '/api/tables', req),
   join: (id, seat, name) => call('POST', '/api/tables/' + encodeURIComponent(id) + '/join', { seat, name }),
