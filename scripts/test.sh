@@ -32,6 +32,8 @@ command -v chromium >/dev/null 2>&1 || need+=(chromium)
 [ -f /usr/share/dict/french ] || need+=(wfrench)
 [ -f /usr/share/dictd/freedict-eng-fra.index ] || need+=(dict-freedict-eng-fra)
 [ -f /usr/share/dictd/freedict-fra-eng.index ] || need+=(dict-freedict-fra-eng)
+# npm fetches axe-core (pinned in web/e2e/axe) for the accessibility scan.
+command -v npm >/dev/null 2>&1 || need+=(npm)
 if [ ${#need[@]} -gt 0 ]; then
   log "installing Debian packages: ${need[*]}"
   SUDO=""
@@ -46,6 +48,9 @@ export DICEHALL_WORDNET="${DICEHALL_WORDNET:-require}"
 
 log "go $(go env GOVERSION): download modules"
 go mod download
+
+log "npm ci: axe-core for the browser tests' accessibility scan"
+(cd web/e2e/axe && npm ci --no-audit --no-fund --loglevel=error)
 
 log "gofmt"
 unformatted=$(gofmt -l $(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))
