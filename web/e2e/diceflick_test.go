@@ -74,19 +74,24 @@ func (p *page) dfMedia(scheme string, reduced bool) {
 	}
 }
 
-// dfInViewport fails unless every element of the selectors lies wholly
-// inside the viewport as the page is scrolled now. (p.inViewport will
-// replace it once it is on main.)
-func (p *page) dfInViewport(where string, sels ...string) {
+// dfAxeBoard is axeClean for the game's part of the page only (the board
+// and its panels): the table page's own chrome is checked by its own tests.
+func (p *page) dfAxeBoard(where string) {
 	p.t.Helper()
-	for _, sel := range sels {
-		bad := eval[string](p, fmt.Sprintf(`(() => { const els = [...document.querySelectorAll(%q)]; if (!els.length) return 'missing';
-		  for (const e of els) { const r = e.getBoundingClientRect();
-		    if (r.top < -0.5 || r.left < -0.5 || r.bottom > innerHeight + 0.5 || r.right > innerWidth + 0.5) return JSON.stringify({top: r.top, left: r.left, bottom: r.bottom, right: r.right, vw: innerWidth, vh: innerHeight, scrollY}); }
-		  return ''; })()`, sel))
-		if bad != "" {
-			p.fail("%s: %s is not inside the viewport: %s", where, sel, bad)
-		}
+	src := axeSource(p.t)
+	if !eval[bool](p, `typeof axe !== 'undefined'`) {
+		eval[bool](p, src+";\ntrue")
+	}
+	out := eval[string](p, strings.Replace(axeRun, "axe.run(document,", "axe.run(document.querySelector('[data-testid=board]'),", 1))
+	if !strings.Contains(out, "[") {
+		p.fail("%s: axe-core gave %q", where, out)
+	}
+	if strings.Contains(out, `"impact":"serious"`) || strings.Contains(out, `"impact":"critical"`) {
+		p.shot("axe-" + p.name)
+		p.fail("%s: axe-core finds serious or critical violations on the board: %s", where, out)
+	}
+	if out != "[]" {
+		p.t.Logf("%s: axe: %s", where, out)
 	}
 }
 
@@ -267,14 +272,20 @@ func playDiceflickVsBot(t *testing.T, ts *httptest.Server, run dfRun) {
 		if st.Showing != lastShowing {
 			if st.Showing == "score" {
 				showings++
-				shotOnce("bot-scores")
+				if !shots["bot-scores"] {
+					shotOnce("bot-scores")
+					p.dfAxeBoard(run.name + " bot scoring")
+				}
 			}
 			lastShowing = st.Showing
 		}
 		switch {
 		case st.Armed:
-			p.dfInViewport("our turn to flick", "canvas.df-arena", "[data-testid=df-turn]")
-			shotOnce("turn")
+			p.inViewport("our turn to flick", "canvas.df-arena", "[data-testid=df-turn]")
+			if !shots["turn"] {
+				shotOnce("turn")
+				p.dfAxeBoard(run.name + " flick")
+			}
 			before := eval[[]float64](p, `[scrollY, document.querySelector('[data-testid=df-turn]').getBoundingClientRect().top, document.querySelector('canvas.df-arena').getBoundingClientRect().top]`)
 			var v int
 			if keyboard == 0 {
@@ -283,7 +294,7 @@ func playDiceflickVsBot(t *testing.T, ts *httptest.Server, run dfRun) {
 				v = st.Version
 				p.do(chromedp.Focus(chromedp.CSS(`#df-angle`)))
 				for range 10 {
-					p.do(chromedp.KeyEvent(kb.ArrowRight))
+					p.do(chromedp.KeyEvent(kb.ArrowLeft))
 				}
 				p.do(chromedp.Focus(chromedp.CSS(`#df-power`)))
 				for range 5 {
@@ -334,7 +345,7 @@ func playDiceflickVsBot(t *testing.T, ts *httptest.Server, run dfRun) {
 			p.waitVersion(st.Version + 1)
 			autoZero++
 		case st.Scoring:
-			p.dfInViewport("our scoring", "canvas.df-arena", "[data-testid=df-turn]")
+			p.inViewport("our scoring", "canvas.df-arena", "[data-testid=df-turn]")
 			if picked == 0 && st.Total > 0 {
 				// Leave a die out (or switch a blast die's line): tap scored
 				// holes until the points change.
@@ -363,6 +374,7 @@ func playDiceflickVsBot(t *testing.T, ts *httptest.Server, run dfRun) {
 						p.fail("leaving %s out: %d points of best %d, and no way back to the best", target, chosen.Total, chosen.Best)
 					}
 					shot("score-choice")
+					p.dfAxeBoard(run.name + " scoring")
 					round := eval[int](p, `document.querySelectorAll('[data-testid=df-notepad] tbody tr.current ~ tr').length`)
 					p.do(chromedp.Click(chromedp.CSS(`[data-testid=df-score]`)))
 					p.waitVersion(chosen.Version + 1)
@@ -402,6 +414,7 @@ func playDiceflickVsBot(t *testing.T, ts *httptest.Server, run dfRun) {
 	}
 	p.waitJS(10*time.Second, `!document.querySelector('[data-testid=result]').hidden`)
 	p.fullShot(fmt.Sprintf("df-%s-over", run.name))
+	p.dfAxeBoard(run.name + " over")
 
 	if keyboard != 1 {
 		t.Errorf("%d keyboard flicks, want 1", keyboard)

@@ -752,7 +752,7 @@ function drawLaunch(ctx, pal, canvas, g) {
   // The numbers in a pill beside the die, along the wall.
   const [lx, ly] = leftOf(g.base);
   const tx = p.x - lx * (s + 14); const ty = p.y - ly * (s + 14);
-  const text = `${Math.round(g.power * 100)}% ${Math.round(g.angle * 180 / Math.PI)}°`;
+  const text = `${Math.round(g.power * 100)} % · ${angleText(Math.round(g.angle * 180 / Math.PI))}`;
   ctx.font = `bold ${Math.round(px(7))}px sans-serif`;
   const w = ctx.measureText(text).width + px(6);
   roundRect(ctx, cx(tx) - w / 2, cy(ty) - px(5.5), w, px(11), px(5));
@@ -1046,10 +1046,17 @@ function refreshSide() {
   }
 }
 
+// angleText says an angle in degrees the way people aim: left or right of
+// straight ahead.
+function angleText(deg) {
+  if (deg === 0) return t('df.angle.straight');
+  return t(deg > 0 ? 'df.angle.left' : 'df.angle.right', { n: Math.abs(deg) });
+}
+
 function syncSliders(angle, power) {
   const a = document.getElementById('df-angle'); const p = document.getElementById('df-power');
   const deg = Math.round(angle * 180 / Math.PI);
-  if (a) { a.value = String(deg); document.getElementById('df-angle-out').textContent = t('df.angle.value', { n: deg }); }
+  if (a) { a.value = String(-deg); document.getElementById('df-angle-out').textContent = angleText(deg); }
   if (p) { p.value = String(Math.round(power * 100)); document.getElementById('df-power-out').textContent = `${Math.round(power * 100)} %`; }
 }
 
@@ -1065,9 +1072,9 @@ function fillSide(side, view) {
   side.hidden = false;
   const flicking = me && (view.phase === 'flick' || view.phase === 'land' || view.phase === 'draw');
   if (flicking) parts.push(flickControls(view, hand, me && k.flick && live.canAct));
-  else if (!view.over && view.current >= 0) {
+  else if (!view.over && view.current >= 0 && !(me && view.phase === 'score')) {
     parts.push(h('div', { class: 'df-hand-row' }, h('span', { class: 'small muted' }, t('df.hand.of', { name: playerName(view, view.current) })),
-      h('span', { class: 'df-hand', 'aria-label': hand.map(colorName).join(', ') || '—' }, hand.map((c) => dieEl(c)))));
+      h('span', { class: 'df-hand', role: 'img', 'aria-label': hand.map(colorName).join(', ') || '—' }, hand.map((c) => dieEl(c)))));
   }
   if (me && k.score && view.best) parts.push(scoreControls(view));
   else if (live.show?.score) parts.push(h('p', { class: 'df-shown', 'data-testid': 'df-shown' }, live.show.label));
@@ -1090,9 +1097,10 @@ function flickControls(view, hand, armed) {
   const maxDeg = Math.round(ARENA.maxAngle * 180 / Math.PI);
   const enter = (e) => { if (e.key === 'Enter') { e.preventDefault(); if (armed) flickNow(); } };
   const angle = h('input', {
-    id: 'df-angle', type: 'range', min: -maxDeg, max: maxDeg, step: 1, value: String(deg), 'aria-describedby': 'df-angle-out df-keys',
+    // Rightwards on the slider aims to the right (the angle is positive to the left).
+    id: 'df-angle', type: 'range', min: -maxDeg, max: maxDeg, step: 1, value: String(-deg), 'aria-describedby': 'df-angle-out df-keys',
     'aria-disabled': dis, onkeydown: enter,
-    oninput: (e) => { aim.angle = Number(e.target.value) * Math.PI / 180; syncSliders(aim.angle, aim.power); redrawLive(); },
+    oninput: (e) => { aim.angle = -Number(e.target.value) * Math.PI / 180; syncSliders(aim.angle, aim.power); redrawLive(); },
   });
   const power = h('input', {
     id: 'df-power', type: 'range', min: 0, max: 100, step: 1, value: String(Math.round(aim.power * 100)), 'aria-describedby': 'df-power-out df-keys',
@@ -1110,7 +1118,7 @@ function flickControls(view, hand, armed) {
       h('div', { class: 'df-hand-btns', role: 'group', 'aria-label': t('df.act.die') }, dieButtons),
       h('div', { class: 'df-bases', role: 'group', 'aria-label': t('df.act.base') }, baseButtons)),
     h('div', { class: 'df-slider' }, h('label', { for: 'df-angle' }, t('df.angle')), angle,
-      h('output', { for: 'df-angle', id: 'df-angle-out' }, t('df.angle.value', { n: deg }))),
+      h('output', { for: 'df-angle', id: 'df-angle-out' }, angleText(deg))),
     h('div', { class: 'df-slider' }, h('label', { for: 'df-power' }, t('df.power')), power,
       h('output', { for: 'df-power', id: 'df-power-out' }, `${Math.round(aim.power * 100)} %`)),
     shift,
@@ -1118,7 +1126,7 @@ function flickControls(view, hand, armed) {
       h('button', {
         type: 'button', id: 'df-flick', class: 'primary', 'data-testid': 'df-flick', 'aria-disabled': dis,
         onclick: () => { if (armed) flickNow(); },
-      }, '➶ ', hand.length ? t('df.btn.flick', { color: colorName(hand[aim.die]), base: t('df.base.' + aim.base) }) : t('df.btn.flick.none')),
+      }, '➶ ', t('df.btn.flick.none'), hand.length ? h('span', { class: 'df-long' }, ' ', t('df.btn.flick.what', { color: colorName(hand[aim.die]), base: t('df.base.' + aim.base) })) : null),
       h('span', { class: 'small muted', id: 'df-keys' }, t('df.hint.keys'))));
 }
 
@@ -1171,7 +1179,7 @@ function scoreControls(view) {
     }, t(c ? 'df.part.joker' : 'df.part.joker.none', { hole: holeName(i), color: c ? colorName(c) : '' }))));
   }
   wrap.append(
-    h('p', { class: 'small muted df-tap' }, t('df.score.hint')),
+    h('p', { class: 'small muted df-tap' }, h('span', { class: 'df-long' }, t('df.score.hint')), h('span', { class: 'df-short' }, t('df.score.hint.short'))),
     rows.length ? h('ul', { class: 'df-parts' }, rows) : null,
     h('div', { class: 'df-go' },
       h('button', {
