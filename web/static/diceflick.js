@@ -279,7 +279,7 @@ function tapHole(view, i) {
 // The live board (not the replay's or the rules page's) keeps its canvas
 // and the table's callbacks here.
 const live = {
-  canvas: null, view: null, seat: -3, act: null, canAct: false, side: null,
+  canvas: null, view: null, seat: -3, act: null, canAct: false, sentView: null, side: null,
   options: null, optionsAsked: false, drag: null, lastFlick: null,
   show: null, // another player's move being shown: {aim} or {score}
   autoZero: { key: '', timer: 0 },
@@ -807,8 +807,10 @@ function handOf(view) {
   return (p && p.hand) || [];
 }
 
-function isArmed(view) { return mine(view) && legalKinds(view).flick && handOf(view).length > 0; }
-function scoringNow(view) { return mine(view) && legalKinds(view).score && !!view.best; }
+// sentView: a move was sent from this view; until the update comes, no
+// second one (a redraw for presence keeps the same view).
+function isArmed(view) { return mine(view) && live.sentView !== view && legalKinds(view).flick && handOf(view).length > 0; }
+function scoringNow(view) { return mine(view) && live.sentView !== view && legalKinds(view).score && !!view.best; }
 
 function toMM(canvas, e) {
   const r = canvas.getBoundingClientRect();
@@ -907,7 +909,7 @@ function flickNow() {
   };
   live.lastFlick = a;
   // Until the update comes, the board shows the die leaving: no second flick.
-  live.canAct = false;
+  live.sentView = live.view;
   if (live.canvas) live.canvas.dataset.armed = 'false';
   refreshSide();
   live.act({ flick: a });
@@ -915,7 +917,7 @@ function flickNow() {
 
 function sendScore(choice) {
   if (!live.act) return;
-  live.canAct = false;
+  live.sentView = live.view;
   refreshSide();
   live.act({ score: choice });
 }
@@ -1071,7 +1073,7 @@ function fillSide(side, view) {
   if (view.over) { side.hidden = true; side.replaceChildren(); return; }
   side.hidden = false;
   const flicking = me && (view.phase === 'flick' || view.phase === 'land' || view.phase === 'draw');
-  if (flicking) parts.push(flickControls(view, hand, me && k.flick && live.canAct));
+  if (flicking) parts.push(flickControls(view, hand, isArmed(view)));
   else if (!view.over && view.current >= 0 && !(me && view.phase === 'score')) {
     parts.push(h('div', { class: 'df-hand-row' }, h('span', { class: 'small muted' }, t('df.hand.of', { name: playerName(view, view.current) })),
       h('span', { class: 'df-hand', role: 'img', 'aria-label': hand.map(colorName).join(', ') || '—' }, hand.map((c) => dieEl(c)))));
