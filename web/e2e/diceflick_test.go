@@ -439,7 +439,8 @@ func playDiceflickVsBot(t *testing.T, ts *httptest.Server, run dfRun) {
 	if autoZero == 0 {
 		t.Errorf("the zero score of round 1 was not sent by itself")
 	}
-	if showings == 0 {
+	if showings == 0 && !run.reduced {
+		// (With reduced motion the table page may ask for no pauses at all.)
 		t.Errorf("the bot's scorings were never held on the board")
 	}
 	cells := eval[[]string](p, `[...document.querySelectorAll('[data-testid=board] [data-testid=df-notepad] tbody td')].map(td => td.textContent)`)

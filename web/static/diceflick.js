@@ -324,6 +324,22 @@ const FALLBACK = {
 // palette resolves the custom properties (some are color-mix()es of the
 // page's colours) through a hidden probe next to the canvas: the canvas
 // gets plain rgb() colours.
+// toRGB turns any colour the browser computes (rgb(), oklab(), color())
+// into rgb(), by painting it: the drawing code shades rgb() colours.
+let pixel = null;
+function toRGB(color) {
+  if (!color) return '';
+  if (/^rgb\(/.test(color)) return color;
+  pixel ??= document.createElement('canvas').getContext('2d', { willReadFrequently: true });
+  if (!pixel) return color;
+  pixel.clearRect(0, 0, 1, 1);
+  pixel.fillStyle = '#000';
+  pixel.fillStyle = color;
+  pixel.fillRect(0, 0, 1, 1);
+  const [r, g, b] = pixel.getImageData(0, 0, 1, 1).data;
+  return `rgb(${r}, ${g}, ${b})`;
+}
+
 const palettes = new WeakMap(); // canvas → {gen, colours}
 let paletteGen = 0;
 if (window.matchMedia) window.matchMedia('(prefers-color-scheme: dark)').addEventListener?.('change', () => { paletteGen++; });
@@ -339,7 +355,7 @@ function palette(canvas) {
     let c = '';
     if (probe) {
       probe.style.setProperty('color', `var(${k}, ${v})`);
-      c = getComputedStyle(probe).color;
+      c = toRGB(getComputedStyle(probe).color);
     }
     out[k.slice(5)] = c || v;
   }
