@@ -912,8 +912,6 @@ function attachPointer(canvas) {
   };
   canvas.addEventListener('pointerup', (e) => end(e, false));
   canvas.addEventListener('pointercancel', (e) => end(e, true));
-  // The dice are drawn bigger on a small arena: redraw when its size changes.
-  if (typeof ResizeObserver === 'function') new ResizeObserver(() => redraw(canvas)).observe(canvas);
 }
 
 function flickNow() {
@@ -1037,6 +1035,9 @@ export function renderBoard(view, opts = {}) {
     fillSide(side, view);
   }
   redraw(canvas);
+  // Drawn again once on the page and whenever its size changes: the dice
+  // are drawn bigger on a small arena, and the colours come from the page.
+  if (typeof ResizeObserver === 'function') new ResizeObserver(() => redraw(canvas)).observe(canvas);
   return h('div', { class: `df-board${isLive ? ' live' : ''}`, 'data-phase': view.phase, 'data-mine': String(isLive && mine(view)) },
     h('div', { class: 'df-stage' },
       h('div', { class: 'df-arena-wrap' }, canvas, fx),
@@ -1095,7 +1096,10 @@ function fillSide(side, view) {
       h('span', { class: 'df-hand', role: 'img', 'aria-label': hand.map(colorName).join(', ') || '—' }, hand.map((c) => dieEl(c)))));
   }
   if (me && k.score && view.best) parts.push(scoreControls(view));
-  else if (live.show?.score) parts.push(h('p', { class: 'df-shown', 'data-testid': 'df-shown' }, live.show.label));
+  else if (live.show?.score) {
+    parts.push(h('p', { class: 'df-shown', 'data-testid': 'df-shown' }, live.show.label),
+      live.show.parts.length ? h('ul', { class: 'df-said small' }, live.show.parts.map((x) => h('li', null, x))) : null);
+  }
   side.replaceChildren(...parts.filter(Boolean));
 }
 
@@ -1154,7 +1158,7 @@ function scoreControls(view) {
   const all = scoring(view, pick, true);
   const b = sc.board;
   const zero = view.best.total === 0;
-  const wrap = h('div', { class: 'df-score', 'data-testid': 'df-score-panel', 'data-total': sc.total, 'data-best': view.best.total });
+  const wrap = h('div', { class: `df-score${view.mayStop ? ' compact' : ''}`, 'data-testid': 'df-score-panel', 'data-total': sc.total, 'data-best': view.best.total });
   if (zero && view.phase === 'score') {
     wrap.append(h('p', { class: 'df-nothing', 'data-testid': 'df-auto-zero' }, t('df.nothing.auto')),
       h('div', { class: 'df-countdown', 'aria-hidden': 'true' }, h('span')));
@@ -1209,6 +1213,17 @@ function scoreControls(view) {
         onclick: () => { resetPick(view); refreshSide(); redrawLive(); },
       }, t('df.btn.best', { n: view.best.total })) : h('span', { class: 'small df-isbest' }, t('df.is.best'))));
   return wrap;
+}
+
+// partsText puts a score event's parts into words, with their points.
+function partsText(parts) {
+  return parts.map((p) => {
+    let what;
+    if (p.kind === 'group') what = t('df.part.group', { color: colorName(p.color), n: p.holes.length, holes: p.holes.join(' ') });
+    else if (p.kind === 'centre') what = t('df.part.centre');
+    else what = t(p.line === 'column' ? 'df.part.column' : 'df.part.row', { hole: p.at });
+    return `${what}: ${t('df.points', { n: p.points })}`;
+  });
 }
 
 // scheduleAutoZero sends the zero score by itself when nothing can score,
@@ -1373,7 +1388,7 @@ export async function beforeUpdate(root, events, fast) {
           if (part.kind === 'blast') sc.lines.push({ at: holeIndex(part.at), line: part.line, holes: [] });
         }
         const label = t('df.scored', { name: d.player, n: d.total });
-        live.show = { score: sc, label };
+        live.show = { score: sc, label, parts: partsText(d.parts || []) };
         document.body.dataset.dfShowing = 'score';
         if (live.side) fillSide(live.side, view);
         redraw(canvas);

@@ -153,7 +153,7 @@ export const fr = {
   'diceflick.bot.hard': 'difficile',
   'diceflick.draw': '{who} tire {dice}',
   'diceflick.draw.bonus': '{who} tire le dé bonus : {dice}',
-  'diceflick.flick': '{who} pichenette le dé {color@df.col} depuis la base {base@df.base} (angle {angle}, force {power})',
+  'diceflick.flick': '{who} lance le dé {color@df.col} d’une pichenette depuis la base {base@df.base} (angle {angle}, force {power})',
   'diceflick.land': '  le dé {color@df.col} tombe dans le trou {hole}',
   'diceflick.land.bonus': '  le dé {color@df.col} tombe dans le trou {hole} — le marqueur bonus : un dé et une pichenette de plus',
   'diceflick.land.centre': '  le dé {color@df.col} tombe dans le trou {hole} — au centre : il compte double',
