@@ -800,7 +800,7 @@ function redraw(canvas, extra) {
   }
   if (guide) drawGuideUnder(ctx, guide);
   drawDice(ctx, pal, canvas, view);
-  if (sc) drawPoints(ctx, canvas, sc, t('df.points', { n: sc.total }));
+  if (sc) drawPoints(ctx, canvas, sc, sc.total > 0 || (view.best?.total ?? 0) > 0 ? t('df.points', { n: sc.total }) : '');
   if (isLive) {
     // What is scored, for people debugging and for the browser tests.
     canvas.dataset.scored = sc ? [...sc.scored].sort((a, b) => a - b).map((i) => `${holeName(i)}:${sc.board.dice[i]?.color || 'marker'}`).join(' ') : '';
@@ -870,7 +870,7 @@ function attachPointer(canvas) {
     try { canvas.setPointerCapture(e.pointerId); } catch { /* synthetic events */ }
     const b = isArmed(view) ? baseAt(p, !!live.options?.shiftBases) : null;
     live.drag = { id: e.pointerId, base: b, x0: p.x, y0: p.y, x1: p.x, y1: p.y, flick: null };
-    if (b) { aim.base = b.base; aim.offset = b.offset; }
+    if (b && (aim.base !== b.base || aim.offset !== b.offset)) { aim.base = b.base; aim.offset = b.offset; refreshSide(); }
     if (isArmed(view)) canvas.dataset.dragging = 'true';
     redraw(canvas);
   });
