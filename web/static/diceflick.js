@@ -648,9 +648,9 @@ function drawPick(ctx, pal, sc, o = {}) {
     ctx.stroke();
   }
   if (o.offs) {
-    ctx.setLineDash([px(2), px(2)]);
-    ctx.lineWidth = px(0.9);
-    ctx.strokeStyle = 'rgba(255,255,255,.75)';
+    ctx.setLineDash([px(2.5), px(2)]);
+    ctx.lineWidth = px(1.5);
+    ctx.strokeStyle = 'rgba(255,255,255,.85)';
     for (const i of o.offs) {
       const p = centreOf(i);
       ctx.beginPath();
@@ -1057,7 +1057,8 @@ function refreshSide() {
   if (live.side && live.side.isConnected && live.view) {
     const focus = document.activeElement && live.side.contains(document.activeElement) ? document.activeElement.id : '';
     fillSide(live.side, live.view);
-    if (focus) document.getElementById(focus)?.focus();
+    // "Back to the best" goes away once used: the focus moves to Score.
+    if (focus) (document.getElementById(focus) || document.getElementById('df-score'))?.focus();
   }
   if (live.canvas) {
     live.canvas.dataset.armed = String(!!live.view && isArmed(live.view));
