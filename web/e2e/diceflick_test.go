@@ -219,6 +219,8 @@ type dfRun struct {
 	reduced  bool
 	rounds   int
 	needPick bool // the run must have met a scoring to choose differently
+	// keyboardScore: the different choice is made with the keyboard.
+	keyboardScore bool
 }
 
 // TestDiceflickVsBot plays Diceflick against a bot at both viewports, as a
@@ -232,7 +234,7 @@ func TestDiceflickVsBot(t *testing.T) {
 	ts := startServer(t)
 	for _, run := range []dfRun{
 		{name: "desktop", w: 1440, h: 900, lang: "en", scheme: "light", rounds: 10, needPick: true},
-		{name: "phone", w: 390, h: 844, lang: "fr", scheme: "dark", reduced: true, rounds: 5},
+		{name: "phone", w: 390, h: 844, lang: "fr", scheme: "dark", reduced: true, rounds: 5, keyboardScore: true},
 	} {
 		t.Run(run.name, func(t *testing.T) { playDiceflickVsBot(t, ts, run) })
 	}
@@ -372,6 +374,15 @@ func playDiceflickVsBot(t *testing.T, ts *httptest.Server, run dfRun) {
 					}
 				}
 				target := ""
+				if run.keyboardScore {
+					// From the keyboard: Enter on the first part in the score
+					// (a group, the centre die or a blast line) leaves it out.
+					p.do(chromedp.Focus(chromedp.CSS(`[data-testid=df-score-panel] [data-part][aria-pressed=true]`)), chromedp.KeyEvent(kb.Enter))
+					if p.dfWait(1500*time.Millisecond, fmt.Sprintf(`Number(document.querySelector('[data-testid=df-score-panel]').dataset.total) < %d`, st.Total)) {
+						target = "a part, from the keyboard"
+					}
+					holes, blasts = nil, nil
+				}
 				for _, hole := range append(append(holes, blasts...), blasts...) {
 					p.dfTap(hole)
 					if p.dfWait(1500*time.Millisecond, fmt.Sprintf(`Number(document.querySelector('[data-testid=df-score-panel]').dataset.total) < %d`, st.Total)) {
