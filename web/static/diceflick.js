@@ -1310,26 +1310,23 @@ function animatePath(canvas, color, path) {
   });
 }
 
-// flyToBag moves the dice of holes from the arena into the bag below it.
-async function flyToBag(root, view, holes) {
+// flyToBag moves dice ({color, x, y} in arena mm) from the arena into the
+// bag below it.
+async function flyToBag(root, dice) {
   const canvas = root.querySelector('canvas.df-arena');
   const fx = root.querySelector('.df-fx');
   const bag = root.querySelector('.df-bag');
-  if (!canvas || !fx || !bag || typeof Element.prototype.animate !== 'function') return;
-  const b = boardOf(view);
+  if (!canvas || !fx || !bag || !dice.length || typeof Element.prototype.animate !== 'function') return;
   const cr = canvas.getBoundingClientRect();
   const wr = fx.getBoundingClientRect();
   const k = cr.width / EXTENT;
   const size = dieMM(canvas) * k;
   const anims = [];
-  for (const i of holes) {
-    const d = b.dice[i];
-    if (!d) continue;
+  for (const d of dice) {
     const target = bag.querySelector(`[data-color=${d.color}]`) || bag;
     const tr = target.getBoundingClientRect();
-    const p = centreOf(i);
-    const x = cr.left - wr.left + (p.x + EXTENT / 2) * k - size / 2;
-    const y = cr.top - wr.top + (EXTENT / 2 - p.y) * k - size / 2;
+    const x = cr.left - wr.left + (d.x + EXTENT / 2) * k - size / 2;
+    const y = cr.top - wr.top + (EXTENT / 2 - d.y) * k - size / 2;
     const el = dieEl(d.color, { class: `df-die df-${d.color} df-flying` });
     el.style.setProperty('left', `${x}px`);
     el.style.setProperty('top', `${y}px`);
@@ -1347,6 +1344,23 @@ async function flyToBag(root, view, holes) {
   document.body.dataset.dfToBag = String(Number(document.body.dataset.dfToBag || 0) + 1);
   await Promise.all(anims);
   fx.replaceChildren();
+}
+
+// fromBag shows dice just drawn coming out of the bag into the hand.
+function fromBag(root, n) {
+  const bag = root.querySelector('.df-bag-icon');
+  const dice = [...root.querySelectorAll('.df-hand-btns .df-die, .df-hand .df-die')].slice(-n);
+  if (!bag || !dice.length || typeof Element.prototype.animate !== 'function') return;
+  const br = bag.getBoundingClientRect();
+  for (const [i, el] of dice.entries()) {
+    const r = el.getBoundingClientRect();
+    const dx = br.left + br.width / 2 - (r.left + r.width / 2);
+    const dy = br.top + br.height / 2 - (r.top + r.height / 2);
+    el.animate([
+      { transform: `translate(${dx}px, ${dy}px) scale(.5)`, opacity: 0.3 },
+      { transform: 'translate(0,0) scale(1)', opacity: 1 },
+    ], { duration: 450, delay: i * 90, easing: 'ease-out', fill: 'backwards' });
+  }
 }
 
 // beforeUpdate runs on the board as it was, before the move is shown:
@@ -1375,7 +1389,12 @@ export async function beforeUpdate(root, events, fast) {
     } else if (ev.kind === 'land') {
       const path = ev.data?.path || [];
       if (quick(fast)) continue;
-      if (!still && path.length >= 2) await animatePath(canvas, ev.data.color, path);
+      if (!still && path.length >= 2) {
+        await animatePath(canvas, ev.data.color, path);
+        // In the trench or out of the box: back into the bag.
+        const end = path[path.length - 1];
+        if (ev.data.where !== 'hole') await flyToBag(root, [{ color: ev.data.color, x: end.x, y: end.y }]);
+      }
       if (other) await sleep(pace(still ? 800 : 500));
     } else if (ev.kind === 'score') {
       const d = ev.data || {};
@@ -1395,17 +1414,19 @@ export async function beforeUpdate(root, events, fast) {
         redraw(canvas);
         await sleep(pace(d.total > 0 ? 1200 : 700));
       }
-      if (!quick(fast) && !still && holes.size) await flyToBag(root, view, [...holes]);
+      if (!quick(fast) && !still && holes.size) {
+        const b = boardOf(view);
+        await flyToBag(root, [...holes].filter((i) => b.dice[i]).map((i) => ({ color: b.dice[i].color, ...centreOf(i) })));
+      }
       live.show = null;
       delete document.body.dataset.dfShowing;
     }
   }
 }
 
-export function afterUpdate(root, events) {
+// afterUpdate runs on the new board: dice just drawn come out of the bag.
+export function afterUpdate(root, events, fast) {
   for (const ev of events || []) {
-    if (ev.kind === 'land' && ev.data?.where === 'hole') {
-      root.querySelector('.df-arena-wrap')?.classList.add('landed');
-    }
+    if (ev.kind === 'draw' && !quick(fast) && !reducedMotion()) fromBag(root, (ev.data?.dice || []).length);
   }
 }
