@@ -1044,7 +1044,7 @@ export function renderBoard(view, opts = {}) {
       bagEl(view)),
     h('div', { class: 'df-side' },
       side,
-      h('section', { class: 'df-notepad', 'aria-label': t('df.notepad') },
+      h('div', { class: 'df-notepad' },
         h('p', { class: 'df-round' }, view.over ? t('df.notepad') : t('df.round', { n: view.round, of: view.rounds }),
           view.bonus && !view.over ? h('span', { class: 'df-bonus' }, ' · +1 ', t('df.bonus.granted')) : null),
         h('div', { class: 'df-pad-wrap' }, notepad(view, mySeat))),
