@@ -38,7 +38,20 @@ type Bookworm struct {
 	verb    string // challenge, allow, accept, reject: waiting for "who?"
 	pause   bool   // the round summary is up
 	pauseAt int64  // game time it went up
+
+	// What a bot just did stays marked a moment: the dice it took (until
+	// when) and its word ("word\x00name").
+	fresh      map[int]int64
+	freshWord  string
+	freshUntil int64
 }
+
+// freshMs is how long (game time) a bot's word and the die it took stay
+// marked.
+const freshMs = 4000
+
+// isFresh reports whether die d was just taken by a bot.
+func (m *Bookworm) isFresh(d int) bool { return m.sh.Now() < m.fresh[d] }
 
 // Attach reads the table's match.
 func (m *Bookworm) Attach(sh *Shell) error {
@@ -78,10 +91,24 @@ func (m *Bookworm) isBot(p engine.Seat) bool {
 // Played resets the input after every move (every move hands the floor
 // on or starts judging, so a half-typed word never carries over) and puts
 // up the round's summary when a round ends.
-func (m *Bookworm) Played(_ engine.Move, ev []engine.Event) {
+func (m *Bookworm) Played(mv engine.Move, ev []engine.Event) {
 	m.verb = ""
 	m.resetInput()
 	for _, e := range ev {
+		switch d := e.Data.(type) {
+		case bookworm.WordEvent:
+			if m.isBot(mv.Seat) {
+				m.freshWord, m.freshUntil = d.Word+"\x00"+m.name(int(mv.Seat)), m.sh.Now()+freshMs
+			}
+		case bookworm.TakeEvent:
+			if m.isBot(engine.Seat(d.To)) {
+				if m.fresh == nil {
+					m.fresh = map[int]int64{}
+				}
+				m.fresh[d.Die] = m.sh.Now() + freshMs
+				m.freshUntil = max(m.freshUntil, m.sh.Now()+freshMs)
+			}
+		}
 		if e.Kind == "round-end" && !m.s().Over() {
 			m.pause, m.pauseAt = true, m.sh.Now()
 		}
@@ -161,7 +188,7 @@ func (m *Bookworm) Key(k tea.KeyPressMsg) bool {
 			m.nameKey(s, k.Text)
 			return true
 		}
-		m.sh.Say(fmt.Sprintf("%s (bot) is thinking of a word: watch, or q to quit", m.name(int(m.s().Current))))
+		m.sh.Say(fmt.Sprintf("%s (bot) thinking of a word: watch, or q to quit", says(m.name(int(m.s().Current)), "is")))
 	case bookworm.PhaseChallenge, bookworm.PhaseVote:
 		m.judgeKey(s)
 	}
@@ -205,6 +232,12 @@ func (m *Bookworm) nameKey(s, text string) {
 		return
 	case "enter":
 		if m.stage == stageWord {
+			if d := m.onlyDie(); d >= 0 {
+				// One way to take the word: say it at once.
+				m.stage, m.sel = stageDie, d
+				m.play(me, m.nameAction())
+				return
+			}
 			m.toDie(-1)
 			return
 		}
@@ -317,6 +350,30 @@ func (m *Bookworm) bestDie() int {
 		}
 	}
 	return best
+}
+
+// onlyDie is the display die the word takes when the choice is plain:
+// the display has one die for the word's letter (or several alike: the
+// same face and points); -1 when there is a choice to make (dice that
+// differ, steals only) or none.
+func (m *Bookworm) onlyDie() int {
+	l := m.wordLetter()
+	if l == 0 {
+		return -1
+	}
+	only := -1
+	for _, o := range m.s().Takeable(m.s().Current) {
+		if o.From != int(bookworm.Display) || strings.IndexByte(o.Letters, l) < 0 {
+			continue
+		}
+		if only >= 0 && (m.s().FaceName(o.Die) != m.s().FaceName(only) || m.s().Points(o.Die) != m.s().Points(only)) {
+			return -1
+		}
+		if only < 0 {
+			only = o.Die
+		}
+	}
+	return only
 }
 
 // group is where die d lies: the display (-1) or its holder.

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/dicehall/dicehall/engine"
 	"github.com/dicehall/dicehall/games/bookworm"
@@ -17,6 +18,8 @@ var (
 	styleGreenDie = lipgloss.NewStyle().Foreground(lipgloss.Color("#ffffff")).Background(lipgloss.Color("#1e8449"))
 	styleSelected = lipgloss.NewStyle().Foreground(lipgloss.Color("#1a1a1a")).Background(lipgloss.Color("#f4d03f")).Bold(true)
 	styleCount    = lipgloss.NewStyle().Foreground(lipgloss.Color("#ff5f5f")).Bold(true)
+	// styleFresh marks what a bot just did (a die it took, its word).
+	styleFresh = lipgloss.NewStyle().Foreground(lipgloss.Color("#1a1a1a")).Background(lipgloss.Color("#5dade2")).Bold(true)
 )
 
 // specialHelp explains each face of the Special die in a line.
@@ -28,6 +31,20 @@ var specialHelp = map[string]string{
 	"stack": "Stack: it stays put; dice pile up and only the top die of a pile can be stolen",
 	"?":     "?: instead of a word, take it (key ?) and choose a category from a new card; 0 points",
 }
+
+// turnHelp says in a short line what each face the Bookworm may turn the
+// Special die to does.
+var turnHelp = map[string]string{
+	"a-z":   "A–Z: any word takes it; it cannot be stolen; 0 points",
+	"not":   "NOT: a word on N, O or T; +2 with other dice at the end, −2 alone",
+	"dots":  "••: no word takes it; it goes with the last white die; +2",
+	"stack": "Stack: dice pile up; only the top die of a pile can be stolen",
+	"?":     "?: take it instead of a word, for a new card; 0 points",
+}
+
+// turnFaces are the faces the Bookworm may turn the Special die to, in
+// the order of their keys 1-5.
+var turnFaces = []string{"a-z", "not", "dots", "stack", "?"}
 
 // bwDie shows a die with its number (its key), face and points; the chosen
 // one is framed ▶ ◀ so it reads without colour too.
@@ -49,21 +66,28 @@ func secs(ms int64) string { return fmt.Sprintf("%.1f s", float64(max(ms, 0))/10
 func (m *Bookworm) Render(w, h int) string {
 	v := m.match.SeatView(engine.Spectator)
 	lines := []string{m.bwHeader(v, w)}
-	lines = append(lines, m.cardLines(v)...)
-	lines = append(lines, "", m.displayLine(v), "")
+	if v.Over {
+		// The end: the ranking and the rounds, not the last table.
+		lines = append(lines, "")
+		lines = append(lines, m.endLines(v, w)...)
+		msg, isErr := m.sh.Message()
+		return screenFooter(lines, msg, isErr, m.sh.Log(), m.bwHelp(w), w, h)
+	}
+	lines = append(lines, m.cardLines(v, w)...)
+	lines = append(lines, "")
+	lines = append(lines, m.displayLines(v, w)...)
+	lines = append(lines, "")
 	lines = append(lines, m.playerLines(v, w)...)
 	lines = append(lines, m.wordsLines(v, w)...)
 	lines = append(lines, "")
 	switch {
-	case v.Over:
-		lines = append(lines, m.endLines(v)...)
 	case m.pause:
 		lines = append(lines, m.roundLines(v)...)
 	default:
-		lines = append(lines, m.statusLines(v)...)
+		lines = append(lines, m.statusLines(v, w)...)
 	}
 	msg, isErr := m.sh.Message()
-	return screenFooter(lines, msg, isErr, m.sh.Log(), m.bwHelp(), w, h)
+	return screenFooter(lines, msg, isErr, m.sh.Log(), m.bwHelp(w), w, h)
 }
 
 func (m *Bookworm) bwHeader(v *bookworm.View, w int) string {
@@ -76,10 +100,10 @@ func (m *Bookworm) bwHeader(v *bookworm.View, w int) string {
 
 // cardLines shows the category card (the chosen category highlighted) and
 // the Special die's face.
-func (m *Bookworm) cardLines(v *bookworm.View) []string {
-	line := styleBold.Render("Category ")
+func (m *Bookworm) cardLines(v *bookworm.View, w int) []string {
+	var out []string
 	if v.Card == nil {
-		line += styleFaint.Render("no card yet")
+		out = []string{styleBold.Render("Category ") + styleFaint.Render("no card yet")}
 	} else {
 		var parts []string
 		for i, c := range v.Card.Categories {
@@ -91,11 +115,14 @@ func (m *Bookworm) cardLines(v *bookworm.View) []string {
 			}
 			parts = append(parts, t)
 		}
-		line += strings.Join(parts, "   ")
+		if v.Category != nil && lipgloss.Width(strings.Join(parts, "   "))+9 > w {
+			// Too narrow for the whole card: the category in play alone.
+			parts = []string{parts[v.Category.Index]}
+		}
+		out = flowLine(styleBold.Render("Category"), parts, "   ", w)
 	}
-	out := []string{line}
 	if v.Special != "" {
-		out = append(out, styleBold.Render("Special ")+specialHelp[v.Special])
+		out = append(out, flowLine(styleBold.Render("Special"), strings.Fields(specialHelp[v.Special]), " ", w)...)
 	} else if m.s().NDice > 7 {
 		out = append(out, styleBold.Render("Special ")+styleFaint.Render("not rolled yet"))
 	} else {
@@ -104,16 +131,46 @@ func (m *Bookworm) cardLines(v *bookworm.View) []string {
 	return out
 }
 
-func (m *Bookworm) displayLine(v *bookworm.View) string {
-	line := styleBold.Render("Display  ")
+func (m *Bookworm) displayLines(v *bookworm.View, w int) []string {
 	if len(v.Display) == 0 {
-		return line + styleFaint.Render("empty")
+		return []string{styleBold.Render("Display ") + styleFaint.Render("empty")}
 	}
 	chips := make([]string, len(v.Display))
 	for i, d := range v.Display {
-		chips[i] = bwDie(d, m.choosing() && m.sel == d.Die)
+		chips[i] = m.chip(d)
 	}
-	return line + strings.Join(chips, " ")
+	return flowLine(styleBold.Render("Display"), chips, " ", w)
+}
+
+// chip is a die as drawn on the table: chosen, or just taken by a bot
+// (framed « » so it reads without colour too).
+func (m *Bookworm) chip(d bookworm.DieReport) string {
+	if m.isFresh(d.Die) {
+		return styleFresh.Render(fmt.Sprintf("«%d %s %dp»", d.Die, bookworm.FaceLabel(d.Face), d.Points))
+	}
+	return bwDie(d, m.choosing() && m.sel == d.Die)
+}
+
+// flowLine lays out a labelled list of parts across as many lines as the
+// width needs, the lines after the first indented under the first part.
+func flowLine(label string, parts []string, sep string, w int) []string {
+	indent := strings.Repeat(" ", lipgloss.Width(label)+1)
+	var out []string
+	line := label
+	first := true
+	for _, p := range parts {
+		switch {
+		case first:
+			line += " " + p
+			first = false
+		case lipgloss.Width(line)+lipgloss.Width(sep)+lipgloss.Width(p) > w:
+			out = append(out, line)
+			line = indent + p
+		default:
+			line += sep + p
+		}
+	}
+	return append(out, line)
 }
 
 // choosing reports whether the player on turn is choosing a die.
@@ -138,19 +195,34 @@ func (m *Bookworm) playerLines(v *bookworm.View, w int) []string {
 		var chips []string
 		pts := p.BookwormCards
 		for j, d := range p.Dice {
-			c := bwDie(d, m.choosing() && m.sel == d.Die)
+			c := m.chip(d)
 			if j == len(p.Dice)-1 {
 				c += "▲"
 			}
 			chips = append(chips, c)
 			pts += d.Points
 		}
-		dice := strings.Join(chips, " ")
-		if len(chips) == 0 {
-			dice = styleFaint.Render("—")
+		// The dice wrap within their column, so the numbers stay in view.
+		rows := []string{""}
+		for _, c := range chips {
+			r := &rows[len(rows)-1]
+			switch {
+			case *r == "":
+				*r = c
+			case lipgloss.Width(*r)+1+lipgloss.Width(c) > diceW:
+				rows = append(rows, c)
+			default:
+				*r += " " + c
+			}
 		}
-		pad := max(0, diceW-lipgloss.Width(dice))
-		out = append(out, fmt.Sprintf("%s%-*s  %s%s %5d %6d %6d", mark, nameW, m.seatLabel(i, p.Name), dice, strings.Repeat(" ", pad), p.BookwormCards, pts, p.Total))
+		if len(chips) == 0 {
+			rows[0] = styleFaint.Render("—")
+		}
+		pad := func(s string) string { return s + strings.Repeat(" ", max(0, diceW-lipgloss.Width(s))) }
+		out = append(out, fmt.Sprintf("%s%-*s  %s %5d %6d %6d", mark, nameW, m.seatLabel(i, p.Name), pad(rows[0]), p.BookwormCards, pts, p.Total))
+		for _, r := range rows[1:] {
+			out = append(out, fmt.Sprintf("  %-*s  %s", nameW, "", r))
+		}
 	}
 	return out
 }
@@ -168,8 +240,11 @@ func (m *Bookworm) wordsLines(v *bookworm.View, w int) []string {
 	for _, wd := range v.Words {
 		mark := map[string]string{bookworm.WordAccepted: "✓", bookworm.WordRejected: "✗", bookworm.WordPending: "…"}[wd.Status]
 		t := fmt.Sprintf("%s %s (%s)", mark, wd.Word, wd.By)
-		if wd.Status == bookworm.WordRejected {
+		switch {
+		case wd.Status == bookworm.WordRejected:
 			t = styleFaint.Render(t)
+		case m.freshWord == wd.Word+"\x00"+wd.By && m.sh.Now() < m.freshUntil:
+			t = styleFresh.Render("«" + t + "»")
 		}
 		parts = append(parts, t)
 	}
@@ -187,15 +262,15 @@ func (m *Bookworm) wordsLines(v *bookworm.View, w int) []string {
 
 // statusLines say who acts now and how much time is left, and, for the
 // person on turn, the word field.
-func (m *Bookworm) statusLines(v *bookworm.View) []string {
+func (m *Bookworm) statusLines(v *bookworm.View, w int) []string {
 	s := m.s()
 	var out []string
 	switch s.Phase {
 	case bookworm.PhaseCategory:
 		who := m.name(int(s.Current))
-		what := "is the Bookworm and chooses the category"
+		what := verbFor(who, "is") + " the Bookworm and " + verbFor(who, "chooses") + " the category"
 		if s.MidRound {
-			what = "took the ? die and chooses a category on the new card"
+			what = "took the ? die and " + verbFor(who, "chooses") + " a category on the new card"
 		}
 		line := styleTurn.Render("▶ "+who) + " " + what
 		if m.isBot(engine.Seat(s.Current)) {
@@ -205,18 +280,25 @@ func (m *Bookworm) statusLines(v *bookworm.View) []string {
 		}
 		out = append(out, line)
 	case bookworm.PhaseTurnTo:
-		line := styleTurn.Render("▶ "+m.name(int(s.Bookworm))) + " turns the Special die (it rolled Turn)"
-		if !m.isBot(engine.Seat(s.Bookworm)) {
-			line += ": " + keyHint("1") + " A–Z " + keyHint("2") + " NOT " + keyHint("3") + " •• " + keyHint("4") + " Stack " + keyHint("5") + " ?"
-		}
+		who := m.name(int(s.Bookworm))
+		line := styleTurn.Render("▶ "+who) + " " + verbFor(who, "turns") + " the Special die (it rolled Turn)"
 		out = append(out, line)
+		if !m.isBot(engine.Seat(s.Bookworm)) {
+			// What each face does, where the choice is made.
+			for i, f := range turnFaces {
+				out = append(out, ansi.Truncate("  "+keyHint(fmt.Sprint(i+1))+" "+turnHelp[f], w, "…"))
+			}
+		}
 	case bookworm.PhaseName:
-		out = append(out, styleTurn.Render("▶ "+m.name(int(s.Current)))+" names a word · "+m.clockText(v))
+		who := m.name(int(s.Current))
+		out = append(out, styleTurn.Render("▶ "+who)+" "+verbFor(who, "names")+" a word · "+m.clockText(v))
 		if m.isHumanTurn() {
 			out = append(out, m.inputLine())
 		}
 	case bookworm.PhaseChallenge, bookworm.PhaseVote:
-		out = append(out, m.judgingLines(v)...)
+		for _, l := range m.judgingLines(v) {
+			out = append(out, wrapLine(l, w)...)
+		}
 	}
 	return out
 }
@@ -359,9 +441,9 @@ func (m *Bookworm) roundLines(v *bookworm.View) []string {
 	out := []string{styleTurn.Render(fmt.Sprintf("Round %d is over: %s.", lr.Round, how))}
 	out = append(out, m.scoreLines(v, lr)...)
 	if len(m.sh.People()) > 0 {
-		out = append(out, fmt.Sprintf("%s starts round %d as the Bookworm · press %s", v.Bookworm, v.Round, keyHint("enter")))
+		out = append(out, fmt.Sprintf("%s round %d as the Bookworm · press %s", says(v.Bookworm, "starts"), v.Round, keyHint("enter")))
 	} else {
-		out = append(out, fmt.Sprintf("%s starts round %d as the Bookworm in a moment", v.Bookworm, v.Round))
+		out = append(out, fmt.Sprintf("%s round %d as the Bookworm in a moment", says(v.Bookworm, "starts"), v.Round))
 	}
 	return out
 }
@@ -378,12 +460,45 @@ func (m *Bookworm) scoreLines(v *bookworm.View, lr *bookworm.RoundReport) []stri
 	return out
 }
 
-// endLines show the final totals and the winners.
-func (m *Bookworm) endLines(v *bookworm.View) []string {
-	out := []string{styleWin.Render(fmt.Sprintf("Game over after %d rounds: %s.", len(v.Rounds), winnersText(v.Winners)))}
-	if v.LastRound != nil {
-		out = append(out, styleFaint.Render(fmt.Sprintf("The last round, round %d:", v.LastRound.Round)))
-		out = append(out, m.scoreLines(v, v.LastRound)...)
+// endLines show the final ranking with every round's points, and how the
+// last round was scored.
+func (m *Bookworm) endLines(v *bookworm.View, w int) []string {
+	out := []string{styleWin.Render(fmt.Sprintf("Game over after %s: %s.", plural(len(v.Rounds), "round", "rounds"), winnersText(v.Winners))), ""}
+	// Points per round; a long game shows its latest rounds.
+	for first := 0; first < len(v.Rounds); first++ {
+		var heads []string
+		rows := make([]rankRow, len(v.Players))
+		for i, p := range v.Players {
+			rows[i] = rankRow{Name: p.Name, Total: p.Total}
+		}
+		for r := first; r < len(v.Rounds); r++ {
+			heads = append(heads, fmt.Sprintf("r%d", r+1))
+			for i := range rows {
+				c := ""
+				if i < len(v.Rounds[r]) {
+					c = fmt.Sprint(v.Rounds[r][i])
+				}
+				rows[i].Cells = append(rows[i].Cells, c)
+			}
+		}
+		table := rankTable(heads, rows, v.Winners)
+		if lipgloss.Width(table[0]) <= w || first == len(v.Rounds)-1 {
+			if first > 0 {
+				out = append(out, styleFaint.Render(fmt.Sprintf("points per round (rounds %d to %d):", first+1, len(v.Rounds))))
+			} else {
+				out = append(out, styleFaint.Render("points per round:"))
+			}
+			out = append(out, table...)
+			break
+		}
+	}
+	if lr := v.LastRound; lr != nil {
+		how := lr.Ender + " took the last white die from the display"
+		if lr.Failer != "" {
+			how = lr.Failer + " found no word in time"
+		}
+		out = append(out, "", styleFaint.Render(fmt.Sprintf("Round %d, the last: %s.", lr.Round, how)))
+		out = append(out, m.scoreLines(v, lr)...)
 	}
 	if saved, _ := m.sh.Saved(); saved != "" {
 		out = append(out, "record saved to "+saved)
@@ -391,7 +506,7 @@ func (m *Bookworm) endLines(v *bookworm.View) []string {
 	return out
 }
 
-func (m *Bookworm) bwHelp() string {
+func (m *Bookworm) bwHelp(w int) string {
 	k := keyHint
 	var parts []string
 	s := m.s()
@@ -401,9 +516,11 @@ func (m *Bookworm) bwHelp() string {
 	case m.pause:
 		parts = []string{k("enter") + " next round", k("q") + " quit"}
 	case m.isHumanTurn() && m.stage == stageWord:
-		parts = []string{"type the word", k("enter") + " its die", k("0-7") + " die", k("?") + " take ?", k("esc") + " clear", k("ctrl+g") + " give up", k("ctrl+c") + " quit"}
+		parts = []string{"type the word", k("0-7") + " choose the die", k("?") + " take ?", k("esc") + " clear", k("enter") + " name it", k("ctrl+g") + " give up", k("ctrl+c") + " quit"}
 	case m.isHumanTurn():
 		parts = []string{k("←/→") + " die", k("s") + " steal", k("0-7") + " die", k("enter") + " name it", k("esc") + " edit word", k("ctrl+c") + " quit"}
+	case (s.Phase == bookworm.PhaseChallenge || s.Phase == bookworm.PhaseVote) && len(m.humanActors()) == 0:
+		parts = []string{"the others judge the word", k("q") + " quit"}
 	case s.Phase == bookworm.PhaseChallenge:
 		parts = []string{k("c") + " challenge", k("a") + " let pass", "then " + k("seat number"), k("q") + " quit"}
 	case s.Phase == bookworm.PhaseVote:
@@ -415,15 +532,7 @@ func (m *Bookworm) bwHelp() string {
 	default:
 		parts = []string{k("q") + " quit"}
 	}
-	return strings.Join(parts, "  ")
-}
-
-// winnersText names the winners: "ann wins", "ann and bob share the win".
-func winnersText(w []string) string {
-	if len(w) == 1 {
-		return w[0] + " wins"
-	}
-	return strings.Join(w, " and ") + " share the win"
+	return fitKeys(parts, w)
 }
 
 // Summary is the line printed after the program ends.

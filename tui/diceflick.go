@@ -237,7 +237,7 @@ func (m *Diceflick) aimKey(s string) {
 	case "1", "2", "3", "4", "5", "6", "7":
 		d := int(s[0] - '1')
 		if d >= int(st.NHand[st.Current]) {
-			m.sh.Fail(fmt.Sprintf("the hand holds %d dice: there is no die %s", st.NHand[st.Current], s))
+			m.sh.Fail(fmt.Sprintf("the hand holds %s: there is no die %s", plural(int(st.NHand[st.Current]), "die", "dice"), s))
 			return
 		}
 		m.die = d

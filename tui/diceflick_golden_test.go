@@ -94,20 +94,50 @@ func TestDiceflickCompactGolden(t *testing.T) {
 			g.press("s")
 		}},
 		dfGoldenCase{name: "four_players", names: []string{"ann", "bob", "cat", "bot"}, steps: scoringArena},
-		dfGoldenCase{name: "over", names: []string{"ann", "bot"}, opts: `{"rounds":2}`, steps: func(g *table) {
-			for steps := 0; !g.df().s().Over(); steps++ {
-				if steps > 2000 {
-					g.t.Fatal("the game does not end")
-				}
-				switch {
-				case g.df().Animating(), g.df().botOnTurn():
-					g.ticks(1)
-				case g.df().scoring:
-					g.press("enter")
-				default:
-					g.press("shift+down", "space")
-				}
+		dfGoldenCase{name: "over", names: []string{"ann", "bot"}, opts: `{"rounds":2}`, steps: dfPlayToEnd},
+		dfGoldenCase{name: "over_10", names: []string{"you", "bot"}, steps: dfPlayToEnd},
+		dfGoldenCase{name: "mid_you", names: []string{"you", "bot"}, steps: func(g *table) {
+			for g.df().s().Round < 4 {
+				dfStep(g)
 			}
 		}},
 	), 80, 24)
+}
+
+// TestDiceflickWideGolden compares the full layout at 120×40, in the
+// middle of a game and at its end, with testdata/TestDiceflickWideGolden.
+// After a deliberate change to the screen, rerun with:
+// go test ./tui -run TestDiceflickWideGolden -update
+func TestDiceflickWideGolden(t *testing.T) {
+	dfGolden(t, []dfGoldenCase{
+		{name: "mid", names: []string{"ann", "bot"}, steps: func(g *table) {
+			for g.df().s().Round < 4 {
+				dfStep(g)
+			}
+		}},
+		{name: "over", names: []string{"you", "bot", "cat"}, steps: dfPlayToEnd},
+	}, 120, 40)
+}
+
+// dfStep moves a game of people and bots on by one step: a frame while a
+// landing plays or a bot acts, the best score, or a flick down the middle.
+func dfStep(g *table) {
+	switch {
+	case g.df().Animating(), g.df().botOnTurn():
+		g.ticks(1)
+	case g.df().scoring:
+		g.press("enter")
+	default:
+		g.press("shift+down", "space")
+	}
+}
+
+// dfPlayToEnd plays the game to its end by dfStep.
+func dfPlayToEnd(g *table) {
+	for steps := 0; !g.df().s().Over(); steps++ {
+		if steps > 20000 {
+			g.t.Fatal("the game does not end")
+		}
+		dfStep(g)
+	}
 }

@@ -410,14 +410,18 @@ func (m *Diceflick) dfHeader(rep *diceflick.Report, w int) string {
 	return l
 }
 
+// dfNoteName is the compact notepad's room for the turn mark and a name,
+// so that ten rounds and the total fit beside the arena at 80 columns.
+const dfNoteName = 8
+
 // roundsShown are the notepad's columns, first to last round: every round,
 // or in the compact layout as many as fit, the latest up to the current one.
 func roundsShown(rep *diceflick.Report, lay dfLayout) (lo, hi int) {
 	if !lay.compact {
 		return 1, rep.Rounds
 	}
-	// The name (12) and the total (8) around 3 characters a round.
-	n := min(rep.Rounds, max(1, (lay.panelW-20)/3))
+	// The name (8) and the total (6) around 3 characters a round.
+	n := min(rep.Rounds, max(1, (lay.panelW-dfNoteName-6)/3))
 	hi = min(rep.Rounds, max(n, rep.Round))
 	return hi - n + 1, hi
 }
@@ -427,17 +431,28 @@ func roundsShown(rep *diceflick.Report, lay dfLayout) (lo, hi int) {
 func (m *Diceflick) panelLines(rep *diceflick.Report, lay dfLayout) []string {
 	var out []string
 	lo, hi := roundsShown(rep, lay)
-	head := fmt.Sprintf("%-12s", "NOTEPAD")
+	nameW := 12 // mark and name
+	if lay.compact {
+		nameW = dfNoteName
+	}
+	head := fmt.Sprintf("%-*s", nameW, "NOTEPAD")
+	if lo > 1 {
+		head = fmt.Sprintf("%-*s", nameW, "NOTEPAD …")
+	}
 	for r := lo; r <= hi; r++ {
 		head += fmt.Sprintf("%3d", r)
 	}
-	out = append(out, styleBold.Render(head+" │ total"))
+	sep := " │ " // before the total; the compact notepad spares its spaces
+	if lay.compact {
+		sep = "│"
+	}
+	out = append(out, styleBold.Render(head+sep+"total"))
 	for p, pr := range rep.Players {
 		mark := "  "
 		if !rep.Over && p == m.s().Current {
 			mark = "▶ "
 		}
-		row := mark + fmt.Sprintf("%-10s", ansi.Truncate(pr.Name, 10, "…"))
+		row := mark + fmt.Sprintf("%-*s", nameW-2, ansi.Truncate(pr.Name, nameW-2, "…"))
 		for r := lo - 1; r < hi; r++ {
 			if r < len(pr.Scores) {
 				row += fmt.Sprintf("%3d", pr.Scores[r])
@@ -445,7 +460,7 @@ func (m *Diceflick) panelLines(rep *diceflick.Report, lay dfLayout) []string {
 				row += "  ·"
 			}
 		}
-		row += fmt.Sprintf(" │ %5d", pr.Total)
+		row += fmt.Sprintf("%s%5d", sep, pr.Total)
 		if !rep.Over && p == m.s().Current {
 			row = styleTurn.Render(row)
 		}
@@ -582,11 +597,11 @@ func (m *Diceflick) choosingDie() bool {
 // turnLine says whose turn it is and what is left of it.
 func (m *Diceflick) turnLine(rep *diceflick.Report, lay dfLayout) []string {
 	st := m.s()
-	who := m.name(st.Current)
+	turn := possessive(m.name(st.Current)) + " turn"
 	if m.botOnTurn() {
-		who += " (bot)"
+		turn += " (bot)"
 	}
-	segs := []seg{{text: who + "'s turn", st: &styleTurn}, {sep: " · ", text: fmt.Sprintf("flicks left %d", rep.FlicksLeft)}}
+	segs := []seg{{text: turn, st: &styleTurn}, {sep: " · ", text: fmt.Sprintf("flicks left %d", rep.FlicksLeft)}}
 	if rep.Bonus {
 		segs = append(segs, seg{sep: " · ", text: "bonus flick granted", st: &styleGreenHd})
 	}
@@ -633,7 +648,7 @@ func (m *Diceflick) aimLines(rep *diceflick.Report) []string {
 		out = append(out, styleGreenHd.Render("the bonus flick may be skipped: s scores now"))
 	}
 	if b := m.botAction(); b != nil {
-		out = append(out, styleFaint.Render(m.name(m.s().Current)+" takes aim…"))
+		out = append(out, styleFaint.Render(says(m.name(m.s().Current), "takes")+" aim…"))
 	}
 	return out
 }
@@ -675,10 +690,10 @@ func (m *Diceflick) scoreLines(lay dfLayout) []string {
 			if lay.compact {
 				group = ""
 			}
-			what = fmt.Sprintf("%s%s %s (%d pts)", p.color, group, strings.Join(names, " "), b.Sum(maskOf(p.holes)))
+			what = fmt.Sprintf("%s%s %s (%s)", p.color, group, strings.Join(names, " "), plural(b.Sum(maskOf(p.holes)), "pt", "pts"))
 		case "centre":
 			box = onOff(p.on)
-			what = fmt.Sprintf("centre die %s alone (%d pts)", diceflick.HoleName(p.holes[0]), b.Sum(maskOf(p.holes)))
+			what = fmt.Sprintf("centre die %s alone (%s)", diceflick.HoleName(p.holes[0]), plural(b.Sum(maskOf(p.holes)), "pt", "pts"))
 		case "blast":
 			box = [3]string{"[ ]", "[r]", "[c]"}[p.line]
 			what = fmt.Sprintf("blast die %s: %s", diceflick.HoleName(p.holes[0]), [3]string{"not scored", "its row", "its column"}[p.line])
@@ -690,7 +705,7 @@ func (m *Diceflick) scoreLines(lay dfLayout) []string {
 		out = append(out, line)
 	}
 	if m.botOnTurn() {
-		out = append(out, styleFaint.Render(m.name(m.s().Current)+" scores this…"))
+		out = append(out, styleFaint.Render(says(m.name(m.s().Current), "scores")+" this…"))
 	}
 	return out
 }
@@ -713,9 +728,15 @@ func maskOf(holes []int) uint32 {
 func (m *Diceflick) endLines(rep *diceflick.Report) []string {
 	out := []string{styleWin.Render("GAME OVER")}
 	if rep.Practice {
-		out = append(out, fmt.Sprintf("practice total: %d", rep.Players[0].Total))
+		out = append(out, fmt.Sprintf("practice total: %s", plural(rep.Players[0].Total, "point", "points")))
 	} else {
-		out = append(out, styleWin.Render("winner: "+strings.Join(rep.Winners, " and ")))
+		out = append(out, styleWin.Render(winnersText(rep.Winners)))
+		// The ranking; the notepad above has every round.
+		rows := make([]rankRow, len(rep.Players))
+		for i, p := range rep.Players {
+			rows[i] = rankRow{Name: p.Name, Total: p.Total}
+		}
+		out = append(out, rankTable(nil, rows, rep.Winners)...)
 	}
 	if saved, _ := m.sh.Saved(); saved != "" {
 		out = append(out, styleFaint.Render("record: "+saved))

@@ -24,7 +24,27 @@ type DiceStars struct {
 	pickRows      []int // row index chosen for each star so far
 	focus         int   // sheet shown in full when not all fit (-1: whoever plays)
 	width         int   // of the screen last drawn
+
+	prev dicestars.Report // the sheets before the last move
+	// news are the cells each bot wrote on its last take, marked on its
+	// sheet until its next; the sheet of the last one stays in view (the
+	// table held) until showUntil, so its move can be followed.
+	news      map[int]*sheetNews
+	showing   int // the bot whose move is shown (-1: none)
+	showUntil int64
 }
+
+// sheetNews are the cells a take wrote on a sheet: white and green cells
+// by row and cell index, multiplier stars by row (how many were marked
+// before), the penalty.
+type sheetNews struct {
+	cells   map[[2]int]bool
+	starsAt map[int]int
+	penalty bool
+}
+
+// showFactor: a bot's take stays in view this many bot delays.
+const showFactor = 3
 
 // Attach reads the table's match.
 func (m *DiceStars) Attach(sh *Shell) error {
@@ -33,7 +53,25 @@ func (m *DiceStars) Attach(sh *Shell) error {
 		return fmt.Errorf("dice stars board: the table plays %T", sh.State())
 	}
 	m.sh, m.match, m.layout = sh, match, match.S.L
+	m.prev, m.showing = match.Report(), -1
 	return nil
+}
+
+// Holding: a bot's take is shown on its sheet before the table goes on.
+func (m *DiceStars) Holding() bool { return m.showing >= 0 && m.sh.Now() < m.showUntil }
+
+// Tick lets the next sheet show once a bot's take has been seen.
+func (m *DiceStars) Tick() {
+	if m.showing >= 0 && m.sh.Now() >= m.showUntil {
+		m.showing = -1
+	}
+}
+
+// isNew reports whether cell i of row r of p's sheet was just written by a
+// bot.
+func (m *DiceStars) isNew(p, r, i int) bool {
+	n := m.news[p]
+	return n != nil && n.cells[[2]int{r, i}] && !m.match.S.Over()
 }
 
 // Spec: the sheets need 80×24; a bot's roll shows as its own step.
@@ -48,10 +86,36 @@ func (m *DiceStars) current() engine.Seat { return engine.Seat(m.match.S.Current
 func (m *DiceStars) currentSeat() Seat    { return m.sh.Seats()[m.match.S.Current] }
 func (m *DiceStars) name(p int) string    { return m.sh.Name(p) }
 
-// Played resets the input after every move.
-func (m *DiceStars) Played(engine.Move, []engine.Event) {
+// Played resets the input after every move, and marks what a bot's take
+// wrote on its sheet.
+func (m *DiceStars) Played(mv engine.Move, _ []engine.Event) {
 	m.returnReserve = false
 	m.closePicker()
+	cur := m.match.Report()
+	if a, ok := mv.Action.(dicestars.Action); ok && mv.Seat >= 0 && !m.sh.IsPerson(mv.Seat) && (a.Type == dicestars.ActTakeColor || a.Type == dicestars.ActTakeValue || a.Type == dicestars.ActTakeStars) {
+		p := int(mv.Seat)
+		n := &sheetNews{cells: map[[2]int]bool{}, starsAt: map[int]int{}}
+		was, now := m.prev.Players[p], cur.Players[p]
+		for r := range now.Rows {
+			for i, c := range now.Rows[r].Cells {
+				if c != was.Rows[r].Cells[i] {
+					n.cells[[2]int{r, i}] = true
+				}
+			}
+			if now.Rows[r].Marked > was.Rows[r].Marked {
+				n.starsAt[r] = was.Rows[r].Marked
+			}
+		}
+		n.penalty = now.Penalty != was.Penalty
+		if m.news == nil {
+			m.news = map[int]*sheetNews{}
+		}
+		m.news[p] = n
+		if d := m.sh.BotDelay().Milliseconds() * showFactor; d > 0 {
+			m.showing, m.showUntil = p, m.sh.Now()+d
+		}
+	}
+	m.prev = cur
 }
 
 // try asks the rules to play a for the person at the keyboard: the current
@@ -71,6 +135,10 @@ func (m *DiceStars) closePicker() { m.picking, m.pickRows, m.pickStars = false, 
 // rest are moves of the person on turn.
 func (m *DiceStars) Key(k tea.KeyPressMsg) bool {
 	s := k.String()
+	if m.showing >= 0 && s != "tab" {
+		// A key ends the showing of a bot's move: on with the game.
+		m.showing = -1
+	}
 	if s == "tab" {
 		m.cycleFocus()
 		return true
@@ -251,13 +319,6 @@ func (m *DiceStars) cycleFocus() {
 	if m.focus < 0 {
 		m.sh.Say("the full sheet follows the player to act")
 	} else {
-		m.sh.Say(fmt.Sprintf("showing %s's sheet (tab: next)", m.name(m.focus)))
+		m.sh.Say(fmt.Sprintf("showing %s sheet (tab: next)", possessive(m.name(m.focus))))
 	}
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return fmt.Sprintf("%d %s", n, many)
 }

@@ -32,7 +32,11 @@ func TestGolden(t *testing.T) {
 		{name: "narrow_4p_tab", players: "ann,bob,cat,bot:random", seed: 7, w: 80, h: 24, keys: []string{"3", "tab", "tab"}},
 		{name: "wide_4p", players: "ann,bob,cat,bot:random", seed: 7, w: 240, h: 40, keys: []string{"3"}},
 		{name: "solo", players: "ann", seed: 3, w: 100, h: 30, keys: []string{"3"}},
-		{name: "end", players: "ann,bot:random", seed: 42, w: 120, h: 45, play: true},
+		{name: "end", players: "ann,bot:random", seed: 42, w: 120, h: 40, play: true},
+		{name: "end_80", players: "ann,bot:random", seed: 42, w: 80, h: 24, play: true},
+		{name: "end_solo_80", players: "ann", seed: 3, w: 80, h: 24, play: true},
+		{name: "solo_80", players: "ann", seed: 3, w: 80, h: 24, keys: []string{"3"}},
+		{name: "you_80", players: "you,bot:greedy", seed: 42, w: 80, h: 24, keys: []string{"3"}},
 		{name: "end_solo", players: "ann", seed: 3, w: 100, h: 40, play: true},
 		{name: "end_bots", players: "bot:random,bot:random,bot:random", seed: 9, w: 180, h: 45},
 	}

@@ -91,6 +91,14 @@ func (m *DiceStars) Render(w, h int) string {
 	lines := append(top, sheets...)
 	lines = append(lines, bottom...)
 	room := h - len(lines) - 1
+	if hints := m.hintLines(); room > 1 {
+		// The rules that matter now, the first first, as room allows.
+		hints = hints[:min(len(hints), room-1)]
+		for _, l := range hints {
+			lines = append(lines, styleFaint.Render(l))
+		}
+		room -= len(hints)
+	}
 	msg, _ := m.sh.Message()
 	log := m.sh.Log()
 	if room <= 1 && msg == "" && len(log) > 0 {
@@ -118,7 +126,7 @@ func (m *DiceStars) Render(w, h int) string {
 func (m *DiceStars) headerLine(v *dicestars.View, w int) string {
 	info := fmt.Sprintf("seed %d · turn %d", m.sh.Seed(), v.Turns+1)
 	if v.Over {
-		info = fmt.Sprintf("seed %d · %d turns", m.sh.Seed(), v.Turns)
+		info = fmt.Sprintf("seed %d · %s", m.sh.Seed(), plural(v.Turns, "turn", "turns"))
 	}
 	left := styleTitle.Render(" DICE STARS ") + " " + styleFaint.Render(info)
 	var right string
@@ -224,6 +232,9 @@ func (m *DiceStars) sheetsBlock(rep *dicestars.Report, w, room int) []string {
 	focus := m.focus
 	if focus < 0 || focus >= n {
 		focus = int(m.match.S.Current)
+		if m.showing >= 0 {
+			focus = m.showing
+		}
 	}
 	summaries := func(skip int) []string {
 		var out []string
@@ -297,26 +308,40 @@ func (m *DiceStars) sheetLines(rep *dicestars.Report, p int) []string {
 		b.WriteString(styleBold.Render(fmt.Sprintf(" %d  ", row.Value)))
 		for i := 0; i < dicestars.NumColors; i++ {
 			c := m.layout.Columns[i]
+			if m.isNew(p, r, i) {
+				b.WriteString(styleFresh.Render(newCellText(row.Cells[i])))
+				continue
+			}
 			b.WriteString(lipgloss.NewStyle().Background(cellBG[c]).Foreground(lipgloss.Color("#ffffff")).Render(cellText(row.Cells[i])))
 		}
 		b.WriteByte(' ')
 		for i := 0; i < maxG; i++ {
-			if i < m.layout.Green[r] {
+			switch {
+			case i < m.layout.Green[r] && m.isNew(p, r, dicestars.NumColors+i):
+				b.WriteString(styleFresh.Render(newCellText(row.Cells[dicestars.NumColors+i])))
+			case i < m.layout.Green[r]:
 				b.WriteString(styleGreen.Render(cellText(row.Cells[dicestars.NumColors+i])))
-			} else {
+			default:
 				b.WriteString("   ")
 			}
 		}
 		b.WriteByte(' ')
 		var mult strings.Builder
+		from, fresh := -1, false
+		if n := m.news[p]; n != nil && !m.match.S.Over() {
+			from, fresh = n.starsAt[r]
+		}
 		for i := 0; i < row.Multipliers; i++ {
-			if i < row.Marked {
-				mult.WriteString("★ ")
-			} else {
-				mult.WriteString("☆ ")
+			switch {
+			case fresh && i >= from && i < row.Marked:
+				mult.WriteString(styleFresh.Render("★*"))
+			case i < row.Marked:
+				mult.WriteString(styleYellow.Render("★ "))
+			default:
+				mult.WriteString(styleYellow.Render("☆ "))
 			}
 		}
-		b.WriteString(styleYellow.Render(mult.String()) + strings.Repeat("  ", maxM-row.Multipliers))
+		b.WriteString(mult.String() + strings.Repeat("  ", maxM-row.Multipliers))
 		mark := "  "
 		switch {
 		case row.Marked == row.Multipliers:
@@ -328,12 +353,19 @@ func (m *DiceStars) sheetLines(rep *dicestars.Report, p int) []string {
 		lines = append(lines, b.String())
 	}
 	pen := "penalty —"
-	if pr.Penalized {
+	switch {
+	case pr.Penalized && m.news[p] != nil && m.news[p].penalty && !m.match.S.Over():
+		pen = styleFresh.Render(fmt.Sprintf("penalty -%d*", pr.Penalty))
+	case pr.Penalized:
 		pen = stylePenalty.Render(fmt.Sprintf("penalty -%d", pr.Penalty))
 	}
 	lines = append(lines, "    "+pen+styleFaint.Render(" · "+plural(pr.WhiteLeft, "white cell", "white cells")+" left"))
 	return lines
 }
+
+// newCellText is a cell a bot just wrote, marked * so it reads without
+// colour too.
+func newCellText(t string) string { return fmt.Sprintf("%2s*", t) }
 
 // cellText is a 3-wide cell: the number written, X, or a dot when empty.
 func cellText(t string) string {
@@ -352,6 +384,25 @@ func center(s string, w int) string {
 	return strings.Repeat(" ", l) + s + strings.Repeat(" ", w-n-l)
 }
 
+// hintLines say the rules a player needs at this point of the game: how
+// stars score, when the game ends, how the solo grid fills.
+func (m *DiceStars) hintLines() []string {
+	s := &m.match.S
+	if s.Over() {
+		return nil
+	}
+	var out []string
+	if s.Solo() {
+		out = append(out, fmt.Sprintf("Solo grid: after your take, the reserve's dice cross out sum÷%d cells, rounded up", m.layout.SoloGroup),
+			"(doubled if a star is among them; stars alone: 1 cell). A full grid loses.")
+	}
+	out = append(out, "☆ stars in a row: all marked → sum ×2; only some marked → the row scores 0")
+	if !s.Ending {
+		out = append(out, "The round where a sheet fills all white cells or takes a penalty is the last.")
+	}
+	return out
+}
+
 // actionLines lists what the player to act may do, with keys.
 func (m *DiceStars) actionLines(v *dicestars.View) []string {
 	s := &m.match.S
@@ -359,18 +410,26 @@ func (m *DiceStars) actionLines(v *dicestars.View) []string {
 	if m.sh.Confirming() {
 		return []string{styleError.Render("Quit the game?") + " The game is not over. " + keyHint("y") + " quit  " + keyHint("n") + " keep playing"}
 	}
+	if m.showing >= 0 {
+		who := m.name(m.showing)
+		next := possessive(m.currentSeat().Name) + " turn"
+		if m.currentSeat().IsBot() {
+			next = m.currentSeat().Name + " plays"
+		}
+		return []string{styleTurn.Render("▶ "+possessive(who)+" move") + " is marked * on " + possessive(who) + " sheet; " + next + " next " + styleFaint.Render("(any key: at once)")}
+	}
 	if seat.IsBot() {
 		thinking := m.sh.Thinking(m.current())
-		verb := "is choosing…"
+		verb := "choosing…"
 		switch {
 		case s.Phase == dicestars.PhaseRoll:
-			verb = "is rolling…"
+			verb = "rolling…"
 		case thinking && s.Phase == dicestars.PhaseDraw:
-			verb = "is deciding how many dice to draw…"
+			verb = "deciding how many dice to draw…"
 		case thinking:
-			verb = "is choosing dice…"
+			verb = "choosing dice…"
 		}
-		return []string{styleTurn.Render(seat.Name+seat.botLabel()+" ") + verb}
+		return []string{styleTurn.Render(seat.Name+seat.botLabel()+" ") + verbFor(seat.Name, "is") + " " + verb}
 	}
 	legal := m.match.S.LegalActions(nil)
 	if m.picking {
@@ -528,41 +587,38 @@ func (m *DiceStars) helpLine() string {
 // opponent and why.
 func (m *DiceStars) endLines(v *dicestars.View) []string {
 	rep := &v.Report
-	colW := 10
-	for _, p := range rep.Players {
-		colW = max(colW, lipgloss.Width(p.Name)+2)
-	}
-	cell := func(s string) string { return fmt.Sprintf("%*s", colW, s) }
-	hd := fmt.Sprintf("%-10s", "")
-	for _, p := range rep.Players {
-		hd += cell(p.Name)
-	}
-	lines := []string{styleTurn.Render("Game over") + "  " + styleFaint.Render(fmt.Sprintf("after %d turns", rep.Turns)), styleBold.Render(hd)}
+	var heads []string
 	for r := 0; r < dicestars.NumRows; r++ {
-		l := fmt.Sprintf("%-10s", fmt.Sprintf("row %d", m.layout.RowValues[r]))
-		for _, p := range rep.Players {
-			row := p.Rows[r]
-			s := fmt.Sprint(row.Score)
+		heads = append(heads, fmt.Sprintf("row %d", m.layout.RowValues[r]))
+	}
+	heads = append(heads, "penalty")
+	var rows []rankRow
+	for _, p := range rep.Players {
+		rr := rankRow{Name: p.Name, Total: p.Total}
+		for _, row := range p.Rows {
+			c := fmt.Sprint(row.Score)
 			switch {
 			case row.Marked == row.Multipliers:
-				s = fmt.Sprintf("%d×2=%d", row.Sum, row.Score)
+				c = fmt.Sprintf("%d×2=%d", row.Sum, row.Score)
 			case row.Marked > 0:
-				s = fmt.Sprintf("%d×0=0", row.Sum)
+				c = fmt.Sprintf("%d×0=0", row.Sum)
 			}
-			l += cell(s)
+			rr.Cells = append(rr.Cells, c)
 		}
-		lines = append(lines, l)
+		rr.Cells = append(rr.Cells, fmt.Sprint(-p.Penalty))
+		rows = append(rows, rr)
 	}
-	l := fmt.Sprintf("%-10s", "penalty")
-	for _, p := range rep.Players {
-		l += cell(fmt.Sprint(-p.Penalty))
+	winners := rep.Winners
+	if len(rep.Players) == 1 && rep.Players[0].Solo != nil {
+		// Solo: the virtual opponent is ranked too.
+		rows = append(rows, rankRow{Name: "virtual opponent", Total: rep.Players[0].Solo.Opponent})
+		if len(winners) == 0 {
+			winners = []string{"virtual opponent"}
+		}
 	}
-	lines = append(lines, l)
-	l = fmt.Sprintf("%-10s", "total")
-	for _, p := range rep.Players {
-		l += cell(fmt.Sprint(p.Total))
-	}
-	lines = append(lines, styleBold.Render(l), styleWin.Render(m.Outcome()))
+	lines := []string{styleTurn.Render("Game over") + "  " + styleFaint.Render("after "+plural(rep.Turns, "turn", "turns"))}
+	lines = append(lines, wrapLine(styleWin.Render(m.Outcome()), max(40, m.width))...)
+	lines = append(lines, rankTable(heads, rows, winners)...)
 
 	save := keyHint("s") + " save the record to " + m.sh.DefaultRecordPath()
 	if saved, _ := m.sh.Saved(); saved != "" {
@@ -582,11 +638,11 @@ func (m *DiceStars) Outcome() string {
 		p, so := rep.Players[0], rep.Players[0].Solo
 		switch {
 		case so.Lost:
-			return fmt.Sprintf("%s loses: the last of the %d solo-grid cells was crossed out before the sheet was done.", p.Name, so.Cells)
+			return fmt.Sprintf("%s: the last of the %d solo-grid cells was crossed out before the sheet was done.", says(p.Name, "loses"), so.Cells)
 		case len(rep.Winners) == 1:
-			return fmt.Sprintf("%s wins: %d points against the virtual opponent's %d (%d of %d solo cells crossed).", p.Name, p.Total, so.Opponent, so.Marked, so.Cells)
+			return fmt.Sprintf("%s: %d points against the virtual opponent's %d (%d of %d solo cells crossed).", says(p.Name, "wins"), p.Total, so.Opponent, so.Marked, so.Cells)
 		default:
-			return fmt.Sprintf("%s loses: %d points is not more than the virtual opponent's %d (%d of %d solo cells crossed).", p.Name, p.Total, so.Opponent, so.Marked, so.Cells)
+			return fmt.Sprintf("%s: %d points is not more than the virtual opponent's %d (%d of %d solo cells crossed).", says(p.Name, "loses"), p.Total, so.Opponent, so.Marked, so.Cells)
 		}
 	}
 	best := 0
@@ -596,9 +652,9 @@ func (m *DiceStars) Outcome() string {
 		}
 	}
 	if len(rep.Winners) == 1 {
-		return fmt.Sprintf("Winner: %s with %d points.", rep.Winners[0], best)
+		return fmt.Sprintf("Winner: %s with %s.", rep.Winners[0], plural(best, "point", "points"))
 	}
-	return fmt.Sprintf("Shared win: %s with %d points each.", strings.Join(rep.Winners, " and "), best)
+	return fmt.Sprintf("Shared win: %s with %s each.", strings.Join(rep.Winners, " and "), plural(best, "point", "points"))
 }
 
 // Summary is a line or two to print once the full screen is gone.
@@ -612,7 +668,7 @@ func (m *DiceStars) Summary() string {
 	if rep.Over {
 		s += " " + m.Outcome()
 	} else {
-		s += fmt.Sprintf(" Left after %d turns.", rep.Turns)
+		s += " Left after " + plural(rep.Turns, "turn", "turns") + "."
 	}
 	switch saved, err := m.sh.Saved(); {
 	case saved != "":

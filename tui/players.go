@@ -129,6 +129,12 @@ func writeRecord(path string, rec engine.Record) error {
 // message line (errors marked), as much of the log as fits under a rule,
 // blank lines down to the help line, and every line cut to the width.
 func screenFooter(lines []string, message string, isError bool, log []string, help string, w, h int) string {
+	// Too tall: blank spacer lines go first, so what to do stays in view.
+	for i := len(lines) - 1; i > 0 && len(lines) > h-2; i-- {
+		if lines[i] == "" {
+			lines = append(lines[:i], lines[i+1:]...)
+		}
+	}
 	if message != "" {
 		if isError {
 			lines = append(lines, styleError.Render("✗ "+message))

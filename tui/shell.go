@@ -148,6 +148,7 @@ type Shell struct {
 	keyboard   engine.Seat // the person whose turn it was last
 
 	help        bool
+	helpTop     int // the help screen's first line shown
 	confirmQuit bool
 	message     string
 	msgIsError  bool
@@ -319,6 +320,10 @@ func (s *Shell) Seats() []Seat { return s.cfg.Seats }
 // Name is the name of seat p.
 func (s *Shell) Name(p int) string { return engine.SeatName(s.names, engine.Seat(p)) }
 
+// BotDelay is the time a bot takes before its move (boards pace what they
+// show of a bot's move by it).
+func (s *Shell) BotDelay() time.Duration { return s.cfg.BotDelay }
+
 // Seed is the seed of the game.
 func (s *Shell) Seed() uint64 { return s.cfg.Seed }
 
@@ -410,7 +415,7 @@ func (s *Shell) logf(f string, a ...any) { s.log = append(s.log, fmt.Sprintf(f, 
 
 // Narrate is the game's English lines for an event, as the log shows them
 // (a board that also shows one as its message uses the same words).
-func (s *Shell) Narrate(e engine.Event) []string { return engine.Describe(s.cfg.Game, e, s.names) }
+func (s *Shell) Narrate(e engine.Event) []string { return narrate(s.cfg.Game, e, s.names) }
 
 // Playing.
 
@@ -490,6 +495,12 @@ func (s *Shell) changed(m engine.Move, ev []engine.Event) {
 	s.last = m
 	s.asked, s.decided, s.failed = false, nil, nil
 	clear(s.thinking)
+	if !s.confirmQuit && (s.msgIsError || m.Seat != engine.ChanceSeat) {
+		// The table moved on: an answer to an earlier key (a refusal
+		// above all) no longer fits the situation. What a board says of
+		// the move itself (in Played) survives nature's step after it.
+		s.Say("")
+	}
 	shown, _ := s.board.(OnBoard)
 	for _, e := range ev {
 		if shown == nil || !shown.OnBoard(e) {
@@ -674,11 +685,13 @@ func (s *Shell) key(k tea.KeyPressMsg) {
 		return
 	}
 	if s.help {
-		s.help = false
+		if !s.helpKey(key) {
+			s.help = false
+		}
 		return
 	}
-	if key == "f1" {
-		s.help = true
+	if t, ok := s.board.(Typist); key == "f1" || key == "?" && (!ok || !t.Typing()) {
+		s.help, s.helpTop = true, 0
 		return
 	}
 	if s.confirmQuit {
@@ -694,7 +707,7 @@ func (s *Shell) key(k tea.KeyPressMsg) {
 		switch key {
 		case "s":
 			s.save(s.DefaultRecordPath())
-		case "q", "esc", "enter":
+		case "q", "esc": // not enter: a last enter of play must not leave the end unseen
 			s.quitNow()
 		default:
 			if !s.board.Key(k) {
@@ -773,17 +786,7 @@ func (s *Shell) Render() string {
 			"or press ctrl+c to quit.",
 		}, w, h)
 	case s.help:
-		lines := []string{styleTitle.Render(" KEYS · " + strings.ToUpper(s.info.Title) + " "), ""}
-		for _, l := range s.board.Help() {
-			lines = append(lines, "  "+l)
-		}
-		lines = append(lines, "",
-			"  q       quit (asks first; after the game, quits at once)",
-			"  s       after the game: save the record to "+s.DefaultRecordPath(),
-			"  ctrl+c  quit at once",
-			"  f1      this help",
-			"", styleFaint.Render("the game waits: any key closes the help"))
-		return fitScreen(lines, w, h)
+		return s.renderHelp(w, h)
 	}
 	return s.board.Render(w, h)
 }

@@ -88,6 +88,9 @@ func Run(t *testing.T, g engine.Game, cfg Config) {
 	s := &suite{g: g, info: g.Info(), cfg: cfg}
 	t.Run("Info", func(t *testing.T) { s.checkInfo(t) })
 	t.Run("DecodeGarbage", func(t *testing.T) { s.checkGarbage(t) })
+	if _, ok := g.(engine.Rulebook); ok {
+		t.Run("Rules", func(t *testing.T) { CheckRules(t, g) })
+	}
 	for _, n := range s.players() {
 		for i, opts := range s.options() {
 			name := fmt.Sprintf("%dp", n)

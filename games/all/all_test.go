@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/dicehall/dicehall/engine"
+	"github.com/dicehall/dicehall/engine/enginetest"
 	"github.com/dicehall/dicehall/games/all"
 )
 
@@ -202,6 +203,40 @@ func TestNarrationFromCatalogue(t *testing.T) {
 				}
 				if len(seen) < 3 {
 					t.Errorf("%d players: a whole game narrated with only %v", n, seen)
+				}
+			}
+		})
+	}
+}
+
+// Every game explains itself: its rules exist in every language, name only
+// examples it builds, and the examples replay legally (enginetest.CheckRules).
+// The languages tell the same rules: as many sections and pictures in each.
+func TestRulebooks(t *testing.T) {
+	for _, id := range all.Registry.IDs() {
+		g, _ := all.Registry.Lookup(id)
+		t.Run(id, func(t *testing.T) {
+			enginetest.CheckRules(t, g)
+			book, ok := g.(engine.Rulebook)
+			if !ok {
+				return
+			}
+			shape := func(lang string) (h2, examples int) {
+				text, _ := book.Rules(lang)
+				for _, b := range engine.ParseRules(text) {
+					switch b.Kind {
+					case "h2":
+						h2++
+					case "example":
+						examples++
+					}
+				}
+				return h2, examples
+			}
+			h0, x0 := shape(engine.RulesLangs[0])
+			for _, lang := range engine.RulesLangs[1:] {
+				if h, x := shape(lang); h != h0 || x != x0 {
+					t.Errorf("%s has %d sections and %d examples in %s, %d and %d in %s", id, h, x, lang, h0, x0, engine.RulesLangs[0])
 				}
 			}
 		})

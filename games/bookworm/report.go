@@ -1,6 +1,8 @@
 package bookworm
 
 import (
+	"sync"
+
 	"github.com/dicehall/dicehall/engine"
 	"github.com/dicehall/dicehall/games/bookworm/words"
 )
@@ -195,9 +197,104 @@ type View struct {
 	// Takeable: on the seat's turn, the dice a word may take and the
 	// letters that take each.
 	Takeable []TakeOption `json:"takeable,omitempty"`
+	// Language is the table's word language (words.Languages): the
+	// language words are said in.
+	Language string `json:"language"`
+	// CardNames are the names of the card's categories in every language
+	// of words.Languages (so a page in French names them in French even
+	// when the table plays English words); nil before the first card.
+	CardNames map[string][3]string `json:"cardNames,omitempty"`
+	// Rejected explains, while its speaker tries again, the word the vote
+	// just turned down (nil otherwise).
+	Rejected *RejectedReport `json:"rejected,omitempty"`
 	// State is the compact state for bots (it holds only what the view
 	// shows).
 	State *State `json:"-"`
+}
+
+// RejectedReport is a word voted down, for the speaker's second try: the
+// vote (abstentions are the voters who let the clock run out) and what
+// the lexicon says of the word (Verdict: "not-a-word", "unknown" or
+// "fits"; "" without a lexicon).
+type RejectedReport struct {
+	Speaker string            `json:"speaker"`
+	Word    string            `json:"word"`
+	Accept  int               `json:"accept"`
+	Reject  int               `json:"reject"`
+	Abstain int               `json:"abstain"`
+	Votes   map[string]string `json:"votes"`
+	Verdict string            `json:"verdict"`
+}
+
+// categoryNames maps a category ID to its name, per language.
+var categoryNames = sync.OnceValue(func() map[string]map[string]string {
+	out := map[string]map[string]string{}
+	for _, l := range words.Languages() {
+		deck, err := words.DeckIn(l)
+		if err != nil {
+			continue
+		}
+		m := map[string]string{}
+		for _, c := range deck {
+			for _, cat := range c.Categories {
+				m[cat.ID] = cat.Name
+			}
+		}
+		out[l] = m
+	}
+	return out
+})
+
+// cardNames names the card in play's categories in every language (the
+// table's own names where a language lacks one: a test deck).
+func (s *State) cardNames() map[string][3]string {
+	c, ok := s.CardInPlay()
+	if !ok {
+		return nil
+	}
+	out := map[string][3]string{}
+	for l, names := range categoryNames() {
+		var n [3]string
+		for i, cat := range c.Categories {
+			if n[i] = names[cat.ID]; n[i] == "" {
+				n[i] = cat.Name
+			}
+		}
+		out[l] = n
+	}
+	return out
+}
+
+// rejected reports the word the vote turned down while its speaker names
+// another (the votes of that vote stay in the state until the next
+// challenge, and none can come before the speaker's next word).
+func (m *Match) rejected() *RejectedReport {
+	s := m.S
+	if s.Phase != PhaseName || len(s.Named) == 0 {
+		return nil
+	}
+	w := s.Named[len(s.Named)-1]
+	if w.Status != WordRejected || w.Seat != s.Current {
+		return nil
+	}
+	r := &RejectedReport{Speaker: m.name(int(w.Seat)), Word: w.Word, Votes: map[string]string{}}
+	for p := int8(0); p < s.NPlayers; p++ {
+		switch {
+		case p == w.Seat:
+		case s.Votes[p] > 0:
+			r.Accept++
+			r.Votes[m.name(int(p))] = "accept"
+		case s.Votes[p] < 0:
+			r.Reject++
+			r.Votes[m.name(int(p))] = "reject"
+		default:
+			r.Abstain++
+		}
+	}
+	if cat, ok := s.CategoryInPlay(); ok && s.cfg.Lex != nil {
+		r.Verdict = words.Judge(s.cfg.Lex, cat.ID, w.Word).String()
+	}
+	return r
 }
 
 // View returns seat's view (Spectator for the public one).
@@ -205,7 +302,11 @@ func (m *Match) View(seat engine.Seat) any { return m.SeatView(seat) }
 
 // SeatView is View with its concrete type.
 func (m *Match) SeatView(seat engine.Seat) *View {
-	v := &View{Report: m.Report(), Seat: seat, Legal: []string{}, State: m.S.clone()}
+	v := &View{Report: m.Report(), Seat: seat, Legal: []string{}, State: m.S.clone(),
+		Language: m.S.cfg.Set.Language, CardNames: m.S.cardNames(), Rejected: m.rejected()}
+	if v.Language == "" {
+		v.Language = "en"
+	}
 	if seat < 0 || seat >= engine.Seat(m.S.NPlayers) {
 		return v
 	}

@@ -64,3 +64,29 @@ func TestCloneIsDeep(t *testing.T) {
 		t.Fatal("playing on a clone changed the original")
 	}
 }
+
+// A word voted down is explained to its speaker while they try again: the
+// vote and whether it is a word at all; the next word clears it.
+func TestViewRejected(t *testing.T) {
+	m := atTurns(t, 3, "", roll("not")...)
+	do(t, m, 1, 1000, Name("dzorbleq", 1))
+	if m.SeatView(1).Rejected != nil {
+		t.Fatal("a rejection before any vote")
+	}
+	do(t, m, 0, 1500, Challenge())
+	do(t, m, 0, 1600, Vote(false))
+	do(t, m, 2, 1700, Vote(false))
+	v := m.SeatView(1)
+	r := v.Rejected
+	if r == nil || r.Word != "dzorbleq" || r.Speaker != "bob" || r.Reject != 2 || r.Accept != 0 || r.Abstain != 0 ||
+		r.Verdict != "not-a-word" || !reflect.DeepEqual(r.Votes, map[string]string{"ann": "reject", "cy": "reject"}) {
+		t.Fatalf("rejected %+v", r)
+	}
+	if v.Language != "en" || v.CardNames["fr"][0] == "" || v.CardNames["en"][0] == "" {
+		t.Fatalf("language %q names %v", v.Language, v.CardNames)
+	}
+	do(t, m, 1, 1800, Name("dog", 1))
+	if m.SeatView(1).Rejected != nil {
+		t.Fatal("the rejection outlived the next word")
+	}
+}

@@ -103,6 +103,11 @@ type View struct {
 	Legal     []Action       `json:"legal,omitempty"` // the seat's distinct choices (State.LegalActions), when it is to act
 	MustThree bool           `json:"mustDrawThree"`
 	Penalty   bool           `json:"penaltyTurn"` // nothing fits: the take is a penalty
+	// SoloGroup and SoloPoints (solo only) let a client preview what a take
+	// costs on the solo grid: one mark per started SoloGroup points left in
+	// the reserve (Layout.SoloMarks), SoloPoints per mark to the opponent.
+	SoloGroup  int `json:"soloGroup,omitempty"`
+	SoloPoints int `json:"soloPoints,omitempty"`
 	// State is the game's compact state for bots. It holds only what the
 	// view above shows, in the form search code can play forward from.
 	State State `json:"-"`
@@ -119,6 +124,9 @@ func (m *Match) SeatView(seat engine.Seat) *View {
 	for c := 0; c < NumColors; c++ {
 		v.BagColors[Color(c).String()] = int(s.Bag[c])
 		v.Discarded[Color(c).String()] = int(s.Discard[c])
+	}
+	if s.Solo() {
+		v.SoloGroup, v.SoloPoints = s.L.SoloGroup, s.L.SoloPoints
 	}
 	for _, c := range s.L.Columns {
 		v.Columns = append(v.Columns, c.String())

@@ -96,7 +96,7 @@ const stateJS = `(() => ({
   version: Number(document.body.dataset.version || -1),
   seat: Number(document.body.dataset.seat || -3),
   legal: document.querySelectorAll('[data-testid=actions] button.choice.legal').length,
-  phase: document.querySelector('.ds-actions h3')?.textContent || '',
+  phase: document.querySelector('.ds-actions h2')?.textContent || '',
   over: !!document.querySelector('[data-testid=winner]') && !document.querySelector('[data-testid=result]').hidden,
 }))()`
 
@@ -206,15 +206,13 @@ func TestTwoPlayersPlayAWholeGame(t *testing.T) {
 			if st[i].Legal == 0 || st[i].Over {
 				continue
 			}
-			// A real click on the first legal choice (stars use the
-			// preset legal rows of the picker).
-			sel := `[data-testid=actions] button.choice.legal`
-			if eval[bool](p, `!!document.querySelector('.stars-picker button.choice.legal')`) {
-				sel = `.stars-picker button.choice.legal`
+			// A real click on the first legal choice; a take shows its
+			// preview first and is played by Confirm (stars with the
+			// preset rows).
+			if eval[bool](p, `document.querySelector('[data-testid=actions] button.choice.legal')?.dataset.key === 'stars'`) {
 				sawStars = true
 			}
-			p.do(chromedp.Click(chromedp.CSS(sel)))
-			p.waitVersion(st[i].Version + 1)
+			p.clickLegal()
 			moves++
 			acted = true
 

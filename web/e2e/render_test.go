@@ -30,9 +30,17 @@ import * as ds from '/static/dicestars.js';
 import * as i18n from '/static/i18n.js';
 window.sent = [];
 window.show = (view, seat) => {
-  document.getElementById('board').replaceChildren(ds.renderBoard(view, { seat }));
-  const a = ds.renderActions(view, (x) => window.sent.push(x), {});
-  document.getElementById('actions').replaceChildren(...(a ? [a] : []));
+  const act = (x) => window.sent.push(x);
+  const redraw = () => {
+    document.getElementById('board').replaceChildren(ds.renderBoard(view, { seat, act, canAct: true, redraw }));
+    const a = ds.renderActions(view, act, { redraw });
+    document.getElementById('actions').replaceChildren(...(a ? [a] : []));
+  };
+  redraw();
+  return true;
+};
+window.result = (view, seat) => {
+  document.getElementById('board').replaceChildren(ds.renderResult(view, seat));
   return true;
 };
 window.setLang = (l) => i18n.setLang(l);
@@ -182,17 +190,38 @@ func TestRenderSheet(t *testing.T) {
 	for s := range wantLegal {
 		t.Errorf("legal action %s has no legal button", s)
 	}
-	p.do(chromedp.Click(chromedp.CSS(`button[data-legal=true]`)))
-	sent := eval[string](p, `JSON.stringify(window.sent)`)
+	// The first click previews (nothing is sent), the second plays.
 	first := eval[string](p, `document.querySelector('button[data-legal=true]').dataset.action`)
-	if sent != "["+first+"]" {
-		t.Errorf("clicking sent %s, want [%s]", sent, first)
+	p.do(chromedp.Click(chromedp.CSS(`button[data-legal=true]`)))
+	if sent := eval[string](p, `JSON.stringify(window.sent)`); sent != "[]" {
+		t.Errorf("the first click sent %s: it should only preview", sent)
+	}
+	p.waitJS(2*time.Second, `!!document.querySelector('[data-testid=preview]') && document.querySelectorAll('.sheet.mine .cell.pv').length > 0`)
+	p.shot("render-preview")
+	p.do(chromedp.Click(chromedp.CSS(`button[data-legal=true]`)))
+	if sent := eval[string](p, `JSON.stringify(window.sent)`); sent != "["+first+"]" {
+		t.Errorf("clicking twice sent %s, want [%s]", sent, first)
 	}
 
 	p.shot("render-desktop")
 	p.fullShot("render-desktop-full")
 	p.do(chromedp.EmulateViewport(390, 844))
 	p.fullShot("render-phone-full")
+
+	// The end screen's breakdown: a column per player, a line per row and
+	// the totals the sheets show.
+	eval[bool](p, fmt.Sprintf(`window.result(%s, 0)`, raw))
+	totals := eval[[]string](p, `[...document.querySelectorAll('[data-testid=ds-result] tr.total td')].map((c) => c.textContent)`)
+	for i, pl := range view.Players {
+		if i >= len(totals) || totals[i] != fmt.Sprint(pl.Total) {
+			t.Errorf("breakdown totals %q, want seat %d = %d", totals, i, pl.Total)
+		}
+	}
+	if n := eval[int](p, `document.querySelectorAll('[data-testid=ds-result] tbody tr').length`); n != 5+4 {
+		t.Errorf("breakdown has %d lines, want 5 rows + bonus, stars, penalty, total", n)
+	}
+	p.shot("render-result")
+	eval[bool](p, fmt.Sprintf(`window.show(%s, 0)`, raw))
 
 	// French: the same board in the other language.
 	eval[any](p, `window.setLang('fr')`)

@@ -36,10 +36,12 @@ async function call(method, path, body) {
 
 export const api = {
   games: () => call('GET', '/api/games'),
+  rules: (game, lang) => call('GET', '/api/games/' + encodeURIComponent(game) + '/rules?lang=' + encodeURIComponent(lang)),
   tables: (statuses) => call('GET', '/api/tables?status=' + encodeURIComponent(statuses.join(','))),
   table: (id) => call('GET', '/api/tables/' + encodeURIComponent(id)),
   create: (req) => call('POST', '/api/tables', req),
   join: (id, seat, name) => call('POST', '/api/tables/' + encodeURIComponent(id) + '/join', { seat, name }),
+  rematch: (id) => call('POST', '/api/tables/' + encodeURIComponent(id) + '/rematch'),
   replay: (id, seat) => call('GET', '/api/tables/' + encodeURIComponent(id) + '/replay' +
     (seat === null || seat === undefined || seat < 0 ? '' : '?seat=' + seat)),
 };

@@ -1,76 +1,138 @@
 // The replay viewer of a finished table: every step of the game from
-// GET /api/tables/{id}/replay?seat=N, forward and back, from one seat's view
-// or the public one. Buttons, and the arrow, Home and End keys.
+// GET /api/tables/{id}/replay?seat=N, from one seat's view or the public
+// one. Step by step, a slider to jump to any move, and autoplay at a chosen
+// speed. Keys: ← → step, space plays or pauses, Home and End jump.
 
 import { h, replace } from '/static/dom.js';
 import { t } from '/static/i18n.js';
 import { api } from '/static/api.js';
 import { narrationLines } from '/static/games.js';
 
-export function replayViewer({ tableId, renderer, mySeat }) {
-  const rs = { seat: mySeat >= 0 ? mySeat : -1, data: null, i: 0, error: '', loading: true, tries: 0 };
+const SPEEDS = [0.5, 1, 2, 4];
+const STEP_MS = 1200; // a step's time on screen at 1×
+
+// replayViewer: names(i) names a seat for people and localize(v) puts the
+// server's names of a view or a narration into the page's (both optional).
+export function replayViewer({ tableId, renderer, mySeat, names, localize = (v) => v }) {
+  const rs = { seat: mySeat >= 0 ? mySeat : -1, data: null, i: 0, error: '', tries: 0, playing: false, speed: 1, timer: 0 };
   const el = h('section', { class: 'replay card', 'aria-labelledby': 'replay-h', 'data-testid': 'replay' });
   const counter = h('p', { class: 'replay-step', 'aria-live': 'polite', 'data-testid': 'replay-step' });
   const what = h('ul', { class: 'replay-what', 'data-testid': 'replay-what' });
   const board = h('div', { class: 'replay-board' });
   const select = h('select', { id: 'replay-seat', onchange: () => { rs.seat = Number(select.value); load(); } });
-  const btn = (key, label, fn, testid) => h('button', { type: 'button', 'data-testid': testid, 'aria-label': t(key), title: t(key), onclick: fn }, label);
+  const slider = h('input', {
+    type: 'range', id: 'replay-jump', min: 0, max: 0, step: 1, value: 0, 'data-testid': 'replay-jump',
+    oninput: () => { pause(); go(Number(slider.value)); },
+  });
+  const speed = h('select', {
+    id: 'replay-speed', 'data-testid': 'replay-speed',
+    onchange: () => { rs.speed = Number(speed.value); if (rs.playing) schedule(); },
+  });
+  const btn = (key, label, fn, testid) => h('button', { type: 'button', class: 'icon-btn', 'data-testid': testid, 'aria-label': t(key), title: t(key), onclick: fn }, label);
   const buttons = {};
+
+  const last = () => (rs.data ? rs.data.steps.length - 1 : 0);
 
   function go(i) {
     if (!rs.data) return;
-    rs.i = Math.max(0, Math.min(rs.data.steps.length - 1, i));
+    rs.i = Math.max(0, Math.min(last(), i));
     draw();
   }
 
-  function onKey(e) {
+  function schedule() {
+    clearTimeout(rs.timer);
+    rs.timer = setTimeout(() => {
+      if (!rs.playing || !el.isConnected) return;
+      if (rs.i >= last()) { pause(); return; }
+      go(rs.i + 1);
+      if (rs.i >= last()) pause(); else schedule();
+    }, STEP_MS / rs.speed);
+  }
+
+  function play() {
     if (!rs.data) return;
-    const map = { ArrowLeft: () => go(rs.i - 1), ArrowRight: () => go(rs.i + 1), Home: () => go(0), End: () => go(rs.data.steps.length - 1) };
+    if (rs.i >= last()) rs.i = 0; // from the start again
+    rs.playing = true;
+    draw();
+    schedule();
+  }
+
+  function pause() {
+    if (!rs.playing) return;
+    rs.playing = false;
+    clearTimeout(rs.timer);
+    drawPlay();
+  }
+
+  const toggle = () => (rs.playing ? pause() : play());
+
+  function onKey(e) {
+    if (!rs.data || e.altKey || e.ctrlKey || e.metaKey) return;
+    const map = {
+      ArrowLeft: () => { pause(); go(rs.i - 1); },
+      ArrowRight: () => { pause(); go(rs.i + 1); },
+      Home: () => { pause(); go(0); },
+      End: () => { pause(); go(last()); },
+      ' ': toggle,
+    };
     const fn = map[e.key];
     if (!fn) return;
     e.preventDefault();
     fn();
   }
   el.addEventListener('keydown', (e) => {
-    if (e.target.tagName === 'SELECT' || e.target.tagName === 'INPUT') return;
+    if (['SELECT', 'INPUT', 'TEXTAREA'].includes(e.target.tagName)) return;
+    // Space on a button presses it; the keys are for the rest.
+    if (e.key === ' ' && e.target.tagName === 'BUTTON') return;
     onKey(e);
   });
-  // Arrow keys work anywhere on the page unless a form field has focus.
+  // The keys work anywhere on the page unless a field or a button has focus.
   document.addEventListener('keydown', (e) => {
     if (el.contains(e.target) || !el.isConnected) return;
-    if (['INPUT', 'SELECT', 'TEXTAREA'].includes(e.target.tagName)) return;
+    if (['INPUT', 'SELECT', 'TEXTAREA', 'BUTTON', 'A'].includes(e.target.tagName) || e.target.isContentEditable) return;
     onKey(e);
   });
 
   function frame() {
-    buttons.start = btn('replay.start', '«', () => go(0), 'replay-start');
-    buttons.back = btn('replay.back', '‹', () => go(rs.i - 1), 'replay-back');
-    buttons.fwd = btn('replay.forward', '›', () => go(rs.i + 1), 'replay-forward');
-    buttons.end = btn('replay.end', '»', () => go(rs.data ? rs.data.steps.length - 1 : 0), 'replay-end');
-    for (const [k, b] of Object.entries({ start: 'replay.start', back: 'replay.back', fwd: 'replay.forward', end: 'replay.end' })) {
-      buttons[k].append(h('span', { class: 'btn-word' }, ' ' + t(b)));
-    }
+    buttons.start = btn('replay.start', '«', () => { pause(); go(0); }, 'replay-start');
+    buttons.back = btn('replay.back', '‹', () => { pause(); go(rs.i - 1); }, 'replay-back');
+    buttons.play = h('button', { type: 'button', class: 'primary play', 'data-testid': 'replay-play', onclick: toggle });
+    buttons.fwd = btn('replay.forward', '›', () => { pause(); go(rs.i + 1); }, 'replay-forward');
+    buttons.end = btn('replay.end', '»', () => { pause(); go(last()); }, 'replay-end');
+    replace(speed, SPEEDS.map((s) => h('option', { value: String(s) }, t('replay.speed.x', { x: String(s).replace('.', t('replay.decimal')) }))));
+    speed.value = String(rs.speed);
     replace(el,
-      h('h2', { id: 'replay-h' }, t('replay.title')),
+      h('div', { class: 'replay-head' },
+        h('h2', { id: 'replay-h' }, t('replay.title')),
+        h('span', { class: 'field inline' }, h('label', { for: 'replay-seat' }, t('replay.view')), select)),
       h('div', { class: 'replay-bar' },
-        h('span', { class: 'field inline' }, h('label', { for: 'replay-seat' }, t('replay.view')), select),
         h('div', { class: 'replay-buttons', role: 'group', 'aria-label': t('replay.title') },
-          buttons.start, buttons.back, buttons.fwd, buttons.end),
+          buttons.start, buttons.back, buttons.play, buttons.fwd, buttons.end),
+        h('span', { class: 'field inline' }, h('label', { for: 'replay-speed' }, t('replay.speed')), speed),
         counter),
+      h('div', { class: 'replay-jump' }, h('label', { for: 'replay-jump', class: 'sr-only' }, t('replay.jump')), slider),
       h('p', { class: 'muted small' }, t('replay.keys')),
       what, board);
+  }
+
+  function drawPlay() {
+    const key = rs.playing ? 'replay.pause' : 'replay.play';
+    replace(buttons.play, h('span', { 'aria-hidden': 'true' }, rs.playing ? '❚❚ ' : '▶ '), t(key));
+    buttons.play.setAttribute('aria-pressed', String(rs.playing));
+    buttons.play.disabled = !rs.data;
   }
 
   function fillSelect() {
     const players = rs.data?.players || [];
     replace(select,
       h('option', { value: '-1' }, t('replay.public')),
-      players.map((p, i) => h('option', { value: String(i) }, typeof p === 'string' ? p : (p.name ?? '#' + i))));
+      players.map((p, i) => h('option', { value: String(i) }, names ? names(i) : typeof p === 'string' ? p : (p.name ?? '#' + i))));
     select.value = String(rs.seat);
   }
 
   function draw() {
     fillSelect();
+    drawPlay();
     if (rs.error) {
       replace(counter, rs.error);
       what.replaceChildren();
@@ -80,16 +142,20 @@ export function replayViewer({ tableId, renderer, mySeat }) {
     if (!rs.data) { counter.textContent = t('replay.loading'); return; }
     const steps = rs.data.steps;
     const step = steps[rs.i];
-    counter.textContent = t('replay.step', { i: rs.i, n: steps.length - 1 });
+    counter.textContent = t('replay.step', { i: rs.i, n: last() });
+    slider.max = String(last());
+    slider.value = String(rs.i);
+    slider.setAttribute('aria-valuetext', t('replay.step', { i: rs.i, n: last() }));
     buttons.start.disabled = buttons.back.disabled = rs.i === 0;
-    buttons.fwd.disabled = buttons.end.disabled = rs.i === steps.length - 1;
-    const lines = rs.i === 0 ? [t('replay.setup')] : narrationLines(step.narration);
+    buttons.fwd.disabled = buttons.end.disabled = rs.i === last();
+    const lines = rs.i === 0 ? [t('replay.setup')] : narrationLines(localize(step.narration));
     replace(what, lines.map((l) => h('li', null, l)));
-    replace(board, renderer.renderBoard(step.view, { seat: rs.seat }));
+    replace(board, renderer.renderBoard(localize(step.view), { seat: rs.seat }));
   }
 
   async function load() {
     rs.error = '';
+    pause();
     draw();
     try {
       const keep = rs.data ? rs.i : null;
@@ -115,10 +181,10 @@ export function replayViewer({ tableId, renderer, mySeat }) {
   return {
     el,
     rerender() {
-      const wasFocused = el.contains(document.activeElement) ? document.activeElement.dataset.testid : null;
+      const wasFocused = el.contains(document.activeElement) ? document.activeElement.dataset.testid || document.activeElement.id : null;
       frame();
       draw();
-      if (wasFocused) el.querySelector(`[data-testid="${wasFocused}"]`)?.focus();
+      if (wasFocused) (el.querySelector(`[data-testid="${wasFocused}"]`) || el.querySelector('#' + CSS.escape(wasFocused)))?.focus();
     },
   };
 }
