@@ -74,27 +74,6 @@ func (p *page) dfMedia(scheme string, reduced bool) {
 	}
 }
 
-// dfAxeBoard is axeClean for the game's part of the page only (the board
-// and its panels): the table page's own chrome is checked by its own tests.
-func (p *page) dfAxeBoard(where string) {
-	p.t.Helper()
-	src := axeSource(p.t)
-	if !eval[bool](p, `typeof axe !== 'undefined'`) {
-		eval[bool](p, src+";\ntrue")
-	}
-	out := eval[string](p, strings.Replace(axeRun, "axe.run(document,", "axe.run(document.querySelector('[data-testid=board]'),", 1))
-	if !strings.Contains(out, "[") {
-		p.fail("%s: axe-core gave %q", where, out)
-	}
-	if strings.Contains(out, `"impact":"serious"`) || strings.Contains(out, `"impact":"critical"`) {
-		p.shot("axe-" + p.name)
-		p.fail("%s: axe-core finds serious or critical violations on the board: %s", where, out)
-	}
-	if out != "[]" {
-		p.t.Logf("%s: axe: %s", where, out)
-	}
-}
-
 // The arena as diceflick.js draws it: physics.DefaultArena's box (250 mm),
 // BaseInset 12 mm, shown over EXTENT mm (the canvas says it in data-extent).
 func dfBasePoint(b int) (x, y float64) {
@@ -276,7 +255,7 @@ func playDiceflickVsBot(t *testing.T, ts *httptest.Server, run dfRun) {
 				showings++
 				if !shots["bot-scores"] {
 					shotOnce("bot-scores")
-					p.dfAxeBoard(run.name + " bot scoring")
+					p.axeClean(run.name + " bot scoring")
 				}
 			}
 			lastShowing = st.Showing
@@ -286,7 +265,7 @@ func playDiceflickVsBot(t *testing.T, ts *httptest.Server, run dfRun) {
 			p.inViewport("our turn to flick", "canvas.df-arena", "[data-testid=df-turn]")
 			if !shots["turn"] {
 				shotOnce("turn")
-				p.dfAxeBoard(run.name + " flick")
+				p.axeClean(run.name + " flick")
 			}
 			if flicks == 3 {
 				// A page scrolled a little (to glance at the notepad) stays
@@ -396,7 +375,7 @@ func playDiceflickVsBot(t *testing.T, ts *httptest.Server, run dfRun) {
 						p.fail("leaving %s out: %d points of best %d, and no way back to the best", target, chosen.Total, chosen.Best)
 					}
 					shot("score-choice")
-					p.dfAxeBoard(run.name + " scoring")
+					p.axeClean(run.name + " scoring")
 					round := eval[int](p, `document.querySelectorAll('[data-testid=df-notepad] tbody tr.current ~ tr').length`)
 					p.do(chromedp.Click(chromedp.CSS(`[data-testid=df-score]`)))
 					p.waitVersion(chosen.Version + 1)
@@ -436,7 +415,7 @@ func playDiceflickVsBot(t *testing.T, ts *httptest.Server, run dfRun) {
 	}
 	p.waitJS(10*time.Second, `!document.querySelector('[data-testid=result]').hidden`)
 	p.fullShot(fmt.Sprintf("df-%s-over", run.name))
-	p.dfAxeBoard(run.name + " over")
+	p.axeClean(run.name + " over")
 
 	if keyboard != 2 {
 		t.Errorf("%d keyboard flicks, want 2", keyboard)
