@@ -218,7 +218,7 @@ function scoring(view, p = pick, ignoreOff = false) {
       comp.forEach((i) => scored.add(i));
     }
   }
-  const centre = b.centre >= 0 && !!b.dice[b.centre] && !scored.has(b.centre) && !p.off.has(b.centre);
+  const centre = b.centre >= 0 && !!b.dice[b.centre] && !scored.has(b.centre) && (ignoreOff || !p.off.has(b.centre));
   if (centre) scored.add(b.centre);
   const blasts = [];
   const lines = [];
@@ -1176,7 +1176,7 @@ function scoreControls(view) {
     }, t('df.part.group', { color: colorName(g.color), n: g.holes.length, holes: g.holes.map(holeName).join(' ') }),
     h('span', { class: 'pts' }, t('df.points', { n: on ? (sc.groups.find((x) => x.holes.some((i) => g.holes.includes(i)))?.points ?? 0) : g.points })))));
   }
-  if (sc.centre || (b.centre >= 0 && b.dice[b.centre] && !sc.groups.some((g) => g.holes.includes(b.centre)))) {
+  if (sc.centre || (b.centre >= 0 && b.dice[b.centre] && !all.groups.some((g) => g.holes.includes(b.centre)))) {
     const on = sc.centre;
     rows.push(h('li', null, h('button', {
       type: 'button', id: 'df-centre', class: `df-part${on ? ' on' : ''}`, 'aria-pressed': String(on), 'data-part': 'centre',
