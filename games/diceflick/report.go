@@ -110,14 +110,36 @@ func (m *Match) Report() Report {
 }
 
 // View is what a seat sees: the public picture (nothing is hidden), with the
-// seat and, when it may act, example legal actions.
+// seat and, when it may act, example legal actions. Current and Values are
+// for the renderers (a player choosing what to score sees the points of
+// every choice live); they are not in the Report, so scripts print what
+// they always did.
 type View struct {
 	Report
 	Seat  engine.Seat     `json:"seat"`
 	Legal []engine.Action `json:"legal,omitempty"`
+	// Current is the seat whose turn it is, also while nature draws or a
+	// die rolls (-1 once over).
+	Current int `json:"current"`
+	// Values is what each hole would score now, row by row: a die's pips
+	// or blast points, doubled on the centre; an uncovered upgrade
+	// marker's points; 0 for an empty hole.
+	Values [][]int `json:"values"`
 }
 
 // View is everything seat may see.
 func (m *Match) View(seat engine.Seat) any {
-	return View{Report: m.Report(), Seat: seat, Legal: m.Legal(seat)}
+	v := View{Report: m.Report(), Seat: seat, Legal: m.Legal(seat), Current: m.S.Current}
+	if m.S.Over() {
+		v.Current = -1
+	}
+	b := m.S.Board()
+	for row := range Rows {
+		line := make([]int, Cols)
+		for col := range Cols {
+			line[col] = int(b.Value[row*Cols+col])
+		}
+		v.Values = append(v.Values, line)
+	}
+	return v
 }

@@ -443,6 +443,9 @@ func TestViewAndLegal(t *testing.T) {
 	if v.Best == nil || v.Best.Total != 9 || len(v.Legal) != 0 {
 		t.Fatalf("score view for a spectator: %+v", v)
 	}
+	if v.Current != 0 || v.Values[4][1] != 4 || v.Values[4][2] != 3 || v.Values[1][1] != 2 || v.Values[0][0] != 0 {
+		t.Fatalf("view's current %d, values %v", v.Current, v.Values)
+	}
 	legal := m.Legal(0)
 	if len(legal) != 2 {
 		t.Fatalf("score legal %v", legal)
