@@ -3,7 +3,7 @@
 // the action log, the turn signal of a hidden page, the result, the
 // rematch and the replay once the game is over.
 
-import { h, replace, $, reducedMotion } from '/static/dom.js';
+import { h, replace, $ } from '/static/dom.js';
 import { t, has, onLangChange, langSwitch, refusal } from '/static/i18n.js';
 import { api, savedName, saveName, cleanName } from '/static/api.js';
 import { pref } from '/static/prefs.js';
@@ -773,9 +773,10 @@ async function update(msg) {
     if (msg.version > st.version) reconnectNow();
     return;
   }
-  // Animations are skipped only to catch up with a long backlog, or when
-  // nobody can see them.
-  const fast = st.backlog > 4 || document.hidden || reducedMotion();
+  // Moves are hurried only to catch up with a long backlog, or when nobody
+  // can see them. Reduced motion is each renderer's to honour: it drops the
+  // flights but keeps the pauses that let people follow a bot.
+  const fast = st.backlog > 4 || document.hidden;
   if (st.renderer) await st.renderer.beforeUpdate(els.board, msg.events, fast);
   st.version = msg.version;
   st.view = msg.view;
