@@ -1,7 +1,6 @@
 package server
 
 import (
-	"errors"
 	"net/http"
 	"time"
 
@@ -39,23 +38,9 @@ func (s *Server) rematch(w http.ResponseWriter, r *http.Request) {
 	}
 	presented := presentedToken(r, id)
 	cr := creatorOf(r)
-	var res rematchResult
-	for attempt := 0; ; attempt++ {
-		t, release, ok := s.loadActor(w, r, id, "rematch")
-		if !ok {
-			return
-		}
-		var err error
-		res, err = call(r.Context(), t, func() rematchResult { return t.rematch(r, presented, cr) })
-		release()
-		if errors.Is(err, errGone) && attempt < 3 {
-			continue
-		}
-		if err != nil {
-			writeError(w, http.StatusServiceUnavailable, "unavailable", "the table cannot be reached now")
-			return
-		}
-		break
+	res, ok := callTable(s, w, r, id, "rematch", func(t *table) rematchResult { return t.rematch(r, presented, cr) })
+	if !ok {
+		return
 	}
 	if res.ref != nil {
 		res.ref.write(w)

@@ -347,6 +347,29 @@ func (s *Server) loadActor(w http.ResponseWriter, r *http.Request, id, what stri
 	return t, release, true
 }
 
+// callTable runs f on table id's actor for an HTTP request, loading the
+// table if need be and trying again when the actor stopped in between
+// (errGone). It answers the request itself when it cannot run f.
+func callTable[T any](s *Server, w http.ResponseWriter, r *http.Request, id, what string, f func(t *table) T) (T, bool) {
+	var zero T
+	for attempt := 0; ; attempt++ {
+		t, release, ok := s.loadActor(w, r, id, what)
+		if !ok {
+			return zero, false
+		}
+		res, err := call(r.Context(), t, func() T { return f(t) })
+		release()
+		if errors.Is(err, errGone) && attempt < 3 {
+			continue
+		}
+		if err != nil {
+			writeError(w, http.StatusServiceUnavailable, "unavailable", "the table cannot be reached now")
+			return zero, false
+		}
+		return res, true
+	}
+}
+
 func (s *Server) actor(ctx context.Context, id string) (t *table, release func(), err error) {
 	s.mu.Lock()
 	t, ok := s.tables[id]

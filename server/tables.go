@@ -442,23 +442,9 @@ func (s *Server) joinTable(w http.ResponseWriter, r *http.Request) {
 	}
 	token, hash := newToken()
 	presented := presentedToken(r, id)
-	var res joinResult
-	for attempt := 0; ; attempt++ {
-		t, release, ok := s.loadActor(w, r, id, "join")
-		if !ok {
-			return
-		}
-		var err error
-		res, err = call(r.Context(), t, func() joinResult { return t.join(*req.Seat, name, hash, presented) })
-		release()
-		if errors.Is(err, errGone) && attempt < 3 {
-			continue
-		}
-		if err != nil {
-			writeError(w, http.StatusServiceUnavailable, "unavailable", "the table cannot be reached now")
-			return
-		}
-		break
+	res, ok := callTable(s, w, r, id, "join", func(t *table) joinResult { return t.join(*req.Seat, name, hash, presented) })
+	if !ok {
+		return
 	}
 	if res.status != http.StatusOK {
 		writeError(w, res.status, res.code, res.msg)
