@@ -51,8 +51,8 @@ play against the game's default bot. dicehall games lists each game's seats,
 bots and options.
 
 The table options are flags; each says in brackets which game takes it, and
-a flag of another game is refused. Keys are listed on screen (f1: all of
-them); q quits (after asking).`,
+a flag of another game is refused. Keys are listed on screen (? or f1: all
+of them, then the rules); q quits (after asking).`,
 		Example:   examplesText(infos),
 		Args:      cobra.ExactArgs(1),
 		ValidArgs: reg.IDs(),
@@ -302,8 +302,17 @@ func examplesText(infos []engine.Info) string {
 				continue
 			}
 			flag = " --" + spec.Flag
-			if spec.Type == engine.OptionInt {
+			switch spec.Type {
+			case engine.OptionInt:
 				flag += " " + string(spec.Default)
+			case engine.OptionChoice:
+				// A choice flag needs a value: show one other than the default.
+				for _, v := range spec.Values {
+					if `"`+v.Value+`"` != string(spec.Default) {
+						flag += " " + v.Value
+						break
+					}
+				}
 			}
 			if spec.OnePlayerOnly {
 				players = "ann"
