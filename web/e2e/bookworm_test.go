@@ -187,26 +187,27 @@ func TestBookwormVsBots(t *testing.T) {
 		bot = bots[len(bots)-1]
 	}
 	for _, c := range []struct {
-		w, h int
-		lang string
-		dark bool
-	}{{1440, 900, "en", false}, {390, 844, "en", true}, {1440, 900, "fr", true}, {390, 844, "fr", false}} {
+		w, h   int
+		lang   string
+		dark   bool
+		target int // a whole game at the first, a short one at the others
+	}{{1440, 900, "en", false, 7}, {390, 844, "en", true, 3}, {1440, 900, "fr", true, 3}, {390, 844, "fr", false, 3}} {
 		scheme := map[bool]string{true: "dark", false: "light"}[c.dark]
 		tag := fmt.Sprintf("%dx%d-%s-%s", c.w, c.h, c.lang, scheme)
 		t.Run(tag, func(t *testing.T) {
+			// The four tables wait mostly on the game's clocks: side by side.
+			t.Parallel()
 			lex, err := words.ForLanguage(c.lang)
 			if err != nil {
 				t.Fatal(err)
 			}
 			ann := bwPage(t, ts.URL, "ann-"+tag, c.w, c.h, c.lang, c.dark)
-			if c.w < 1000 || c.lang != "en" {
-				// The bots' words at normal pace are followed at 1440 in
-				// English; elsewhere the fast setting keeps the suite short.
-				eval[bool](ann, `(localStorage.setItem('dh.prefs', JSON.stringify({botSpeed: 'fast'})), true)`)
-			}
+			// Pacing is the Dice Stars and Diceflick tests' subject; here
+			// the bots' words go by fast.
+			ann.fastBots()
 			bwTable(t, ann, ts.URL,
 				fmt.Sprintf(`[{"kind":"human"},{"kind":"bot","bot":%q},{"kind":"bot","bot":%q}]`, bot, bot),
-				fmt.Sprintf(`{language: %q, thinkSeconds: 20, countdownSeconds: 5, challengeSeconds: 1, knownChallengeSeconds: 0, voteSeconds: 2, target: 7}`, c.lang))
+				fmt.Sprintf(`{language: %q, thinkSeconds: 20, countdownSeconds: 5, challengeSeconds: 1, knownChallengeSeconds: 0, voteSeconds: 2, target: %d}`, c.lang, c.target))
 			shots := map[string]bool{}
 			once := func(name string) {
 				if !shots[name] {

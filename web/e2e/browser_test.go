@@ -321,3 +321,12 @@ func (p *page) noExceptions() {
 		p.t.Errorf("%s: %d uncaught exceptions in the page:\n%s", p.name, n, p.logs)
 	}
 }
+
+// fastBots turns the bot-speed setting to fast in the page's browser (its
+// origin must be open; pages read the setting when they load): for the
+// tests about something other than pacing, which would spend most of their
+// time watching others' moves.
+func (p *page) fastBots() {
+	p.t.Helper()
+	eval[bool](p, `(localStorage.setItem('dh.prefs', JSON.stringify({...JSON.parse(localStorage.getItem('dh.prefs') || '{}'), botSpeed: 'fast'})), true)`)
+}

@@ -135,6 +135,7 @@ func TestTwoPlayersPlayAWholeGame(t *testing.T) {
 	// Ann opens the home page, names herself and creates a two-person table.
 	ann := newPage(t, "ann")
 	ann.do(chromedp.Navigate(ts.URL + "/"))
+	ann.fastBots()
 	ann.do(chromedp.WaitVisible(chromedp.CSS("#name")), chromedp.WaitVisible(chromedp.CSS("#f-players")))
 	ann.do(chromedp.SendKeys(chromedp.CSS("#name"), "Ann"))
 	ann.chooseGame("dicestars")
@@ -153,6 +154,7 @@ func TestTwoPlayersPlayAWholeGame(t *testing.T) {
 	// Bob finds the open table on the home page and takes the free seat.
 	bob := newPage(t, "bob")
 	bob.do(chromedp.Navigate(ts.URL + "/"))
+	bob.fastBots()
 	bob.do(chromedp.WaitVisible(chromedp.CSS("#name")))
 	bob.do(chromedp.SendKeys(chromedp.CSS("#name"), "Bob"))
 	joinSel := fmt.Sprintf(`[data-join="%s:1"]`, id)
