@@ -351,7 +351,7 @@ func TestLobbyFinishedGames(t *testing.T) {
 	if len(got) != 2 {
 		t.Fatalf("the finished table ranks %v", got)
 	}
-	names := map[string]int{"Ann": 0, "bot (greedy)": 1}
+	names := map[string]int{"Ann": 0, "Greedy bot": 1}
 	for i, r := range got {
 		seat, ok := names[r.Name]
 		if !ok {

@@ -75,6 +75,15 @@ export function botLabel(gameId, kind) {
   return spec ? t(spec.label) : kind;
 }
 
+// botSeatName names a bot's seat in the page's language, keeping the
+// number the server gave a second bot of the same kind ("Greedy bot 2" is
+// "Robot glouton 2"). seat is a table summary's seat ({bot, name}).
+export function botSeatName(gameId, seat) {
+  const n = /\s(\d+)$/.exec(seat.name || '');
+  const s = t('seat.botname', { bot: botLabel(gameId, seat.bot || gameInfo(gameId)?.defaultBot || '') });
+  return s.charAt(0).toUpperCase() + s.slice(1) + (n ? ' ' + n[1] : '');
+}
+
 // narrationLines puts a move's narration (the server's engine.Message list:
 // catalogue keys with their arguments) into sentences in the page's
 // language: the game's English catalogue, or French from i18n.js.

@@ -6,7 +6,7 @@
 import { h, replace, $ } from '/static/dom.js';
 import { t, onLangChange, langSwitch, currentLang } from '/static/i18n.js';
 import { api, savedName, saveName, cleanName } from '/static/api.js';
-import { loadGames as loadGameInfos, botLabel, gameInfo } from '/static/games.js';
+import { loadGames as loadGameInfos, botSeatName, gameInfo } from '/static/games.js';
 
 // The form is built from each game's description (GET /api/games, an
 // engine.Info): its seat bounds, one-player mode, bots and options.
@@ -372,7 +372,7 @@ async function joinSeat(id, seat) {
 // ---- the lists ----
 
 function seatName(tb, s, i) {
-  if (s.kind === 'bot') return t('seat.bot', { bot: botLabel(tb.game, s.bot) });
+  if (s.kind === 'bot') return botSeatName(tb.game, s);
   if (s.taken) return s.name || t('home.seat', { n: i + 1 });
   return t('seat.free');
 }

@@ -9,7 +9,7 @@ import { api, savedName, saveName, cleanName } from '/static/api.js';
 import { pref } from '/static/prefs.js';
 import { replayViewer } from '/static/replay.js';
 import { settingsMenu } from '/static/settings.js';
-import { renderer, loadGames, gameInfo, botLabel, narrationLines } from '/static/games.js';
+import { renderer, loadGames, gameInfo, botLabel, botSeatName, narrationLines } from '/static/games.js';
 
 const SPECTATOR = -3;
 const TOAST_MS = 8000; // a refusal stays this long unless closed
@@ -100,11 +100,7 @@ function botName(kind) {
 // by its bot in the page's language ("Greedy bot 2" is "Robot glouton 2").
 function seatName(i) {
   const x = st.summary?.seats?.[i];
-  if (x && x.kind === 'bot') {
-    const n = /\s(\d+)$/.exec(x.name || '');
-    const s = t('seat.botname', { bot: botName(x.bot) });
-    return s.charAt(0).toUpperCase() + s.slice(1) + (n ? ' ' + n[1] : '');
-  }
+  if (x && x.kind === 'bot') return botSeatName(st.summary.game, x);
   return x?.name || st.view?.players?.[i]?.name || t('seat.free');
 }
 
