@@ -194,21 +194,23 @@ func (s *Store) CreateTable(ctx context.Context, t store.Table) error {
 	}
 	// ON CONFLICT DO NOTHING (SQLite and PostgreSQL alike) turns a taken ID
 	// into zero rows instead of a driver-specific constraint error.
-	res, err := s.writer.ExecContext(ctx, `
-		INSERT INTO tables (id, game, options, settings, seed, seats, status, created_ms, updated_ms, version, result, creator, creator_addr, rematch, seen_ms)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?)
-		ON CONFLICT (id) DO NOTHING`,
-		t.ID, t.Game, jsonText(t.Options), jsonText(t.Settings), int64(t.Seed), string(seats),
-		t.Status, t.Created.UnixMilli(), t.Updated.UnixMilli(), resultText(t.Result), t.Creator, t.CreatorAddr, t.Rematch, msOrZero(t.Seen))
+	err = s.write(ctx, func(tx *sql.Tx) error {
+		n, err := affected(tx.ExecContext(ctx, `
+			INSERT INTO tables (id, game, options, settings, seed, seats, status, created_ms, updated_ms, version, result, creator, creator_addr, rematch, seen_ms)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?)
+			ON CONFLICT (id) DO NOTHING`,
+			t.ID, t.Game, jsonText(t.Options), jsonText(t.Settings), int64(t.Seed), string(seats),
+			t.Status, t.Created.UnixMilli(), t.Updated.UnixMilli(), resultText(t.Result), t.Creator, t.CreatorAddr, t.Rematch, msOrZero(t.Seen)))
+		if err == nil && n == 0 {
+			err = store.ErrExists
+		}
+		if err != nil {
+			return err
+		}
+		return setTableAccounts(ctx, tx, t.ID, t.Seats, true)
+	})
 	if err != nil {
 		return s.wrap("create table", t.ID, err)
-	}
-	n, err := res.RowsAffected()
-	if err != nil {
-		return s.wrap("create table", t.ID, err)
-	}
-	if n == 0 {
-		return s.wrap("create table", t.ID, store.ErrExists)
 	}
 	return nil
 }
@@ -235,18 +237,20 @@ func (s *Store) UpdateTable(ctx context.Context, t store.Table) error {
 	if err != nil {
 		return s.wrap("update table", t.ID, err)
 	}
-	res, err := s.writer.ExecContext(ctx, `
-		UPDATE tables SET seats = ?, status = ?, settings = ?, result = ?, rematch = ?, seen_ms = ?, updated_ms = ? WHERE id = ?`,
-		string(seats), t.Status, jsonText(t.Settings), resultText(t.Result), t.Rematch, msOrZero(t.Seen), t.Updated.UnixMilli(), t.ID)
+	err = s.write(ctx, func(tx *sql.Tx) error {
+		n, err := affected(tx.ExecContext(ctx, `
+			UPDATE tables SET seats = ?, status = ?, settings = ?, result = ?, rematch = ?, seen_ms = ?, updated_ms = ? WHERE id = ?`,
+			string(seats), t.Status, jsonText(t.Settings), resultText(t.Result), t.Rematch, msOrZero(t.Seen), t.Updated.UnixMilli(), t.ID))
+		if err == nil && n == 0 {
+			err = store.ErrNotFound
+		}
+		if err != nil {
+			return err
+		}
+		return setTableAccounts(ctx, tx, t.ID, t.Seats, false)
+	})
 	if err != nil {
 		return s.wrap("update table", t.ID, err)
-	}
-	n, err := res.RowsAffected()
-	if err != nil {
-		return s.wrap("update table", t.ID, err)
-	}
-	if n == 0 {
-		return s.wrap("update table", t.ID, store.ErrNotFound)
 	}
 	return nil
 }
@@ -386,6 +390,11 @@ func where(f store.Filter) (string, []any) {
 	if f.CreatorAddr != "" {
 		conds = append(conds, "creator_addr = ?")
 		args = append(args, f.CreatorAddr)
+	}
+	if f.Account != "" {
+		// table_accounts' primary key leads with the account.
+		conds = append(conds, "id IN (SELECT table_id FROM table_accounts WHERE account = ?)")
+		args = append(args, f.Account)
 	}
 	if len(conds) == 0 {
 		return "", nil
