@@ -15,14 +15,16 @@ import (
 )
 
 // write runs fn in a write transaction (BEGIN IMMEDIATE on the one writer
-// connection) and commits it; an error from fn rolls it all back.
+// connection) and commits it; an error from fn rolls it all back, and so
+// does a panic (RateTable runs the caller's code inside), which would
+// otherwise hold the only writer connection for ever.
 func (s *Store) write(ctx context.Context, fn func(tx *sql.Tx) error) error {
 	tx, err := s.writer.BeginTx(ctx, nil)
 	if err != nil {
 		return err
 	}
+	defer tx.Rollback() // after Commit: a no-op
 	if err := fn(tx); err != nil {
-		tx.Rollback()
 		return err
 	}
 	return tx.Commit()
@@ -232,7 +234,7 @@ func (s *Store) DeleteAccount(ctx context.Context, id, neutralName string) error
 				return err
 			}
 		}
-		if _, err := tx.ExecContext(ctx, `UPDATE chat SET account = '', name = ? WHERE account = ?`, neutralName, id); err != nil {
+		if _, err := tx.ExecContext(ctx, `UPDATE chat SET account = '', name = ? WHERE account = ? AND account <> ''`, neutralName, id); err != nil {
 			return err
 		}
 		for _, t := range []string{"table_accounts", "sessions", "credentials", "rating_points", "ratings"} {

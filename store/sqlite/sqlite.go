@@ -351,12 +351,24 @@ func (s *Store) Moves(ctx context.Context, id string) ([]engine.LoggedMove, erro
 	return out, nil
 }
 
-// where builds the WHERE clause of f (with its leading " WHERE ", or "").
+// where builds the FROM and WHERE clauses of f (" FROM tables WHERE ...").
+// The columns of tables and table_accounts have distinct names, so the
+// conditions (and callers' columns) need no table names.
 func where(f store.Filter) (string, []any) {
 	var (
 		conds []string
 		args  []any
 	)
+	from := " FROM tables"
+	if f.Account != "" {
+		// The account's few tables first (table_accounts' primary key
+		// leads with the account), then their rows by id: CROSS JOIN
+		// keeps SQLite's planner to that order, whose other choice, a
+		// status index, would read every finished table.
+		from = " FROM table_accounts CROSS JOIN tables"
+		conds = append(conds, "account = ?", "table_id = id")
+		args = append(args, f.Account)
+	}
 	if f.Game != "" {
 		conds = append(conds, "game = ?")
 		args = append(args, f.Game)
@@ -391,15 +403,10 @@ func where(f store.Filter) (string, []any) {
 		conds = append(conds, "creator_addr = ?")
 		args = append(args, f.CreatorAddr)
 	}
-	if f.Account != "" {
-		// table_accounts' primary key leads with the account.
-		conds = append(conds, "id IN (SELECT table_id FROM table_accounts WHERE account = ?)")
-		args = append(args, f.Account)
-	}
 	if len(conds) == 0 {
-		return "", nil
+		return from, nil
 	}
-	return " WHERE " + strings.Join(conds, " AND "), args
+	return from + " WHERE " + strings.Join(conds, " AND "), args
 }
 
 // List implements store.Store.
@@ -409,7 +416,7 @@ func (s *Store) List(ctx context.Context, f store.Filter) ([]store.Table, error)
 	if limit <= 0 {
 		limit = check.DefaultLimit
 	}
-	q := `SELECT ` + tableColumns + ` FROM tables` + cond
+	q := `SELECT ` + tableColumns + cond
 	if f.PerCreator > 0 {
 		// Of the latest tables that match (the index's order, ids and
 		// creators only), each creator's numbered, most recent first; a
@@ -420,7 +427,7 @@ func (s *Store) List(ctx context.Context, f store.Filter) ([]store.Table, error)
 				SELECT id, updated_ms, ROW_NUMBER() OVER (
 					PARTITION BY CASE WHEN creator = '' THEN id ELSE creator END
 					ORDER BY updated_ms DESC, id) AS nth
-				FROM (SELECT id, creator, updated_ms FROM tables` + cond + ` ORDER BY updated_ms DESC, id LIMIT ?) AS latest
+				FROM (SELECT id, creator, updated_ms` + cond + ` ORDER BY updated_ms DESC, id LIMIT ?) AS latest
 			) AS numbered WHERE nth <= ? ORDER BY updated_ms DESC, id LIMIT ?)`
 		args = append(args, check.PerCreatorScan(limit), f.PerCreator, limit)
 	}
@@ -451,7 +458,7 @@ func (s *Store) List(ctx context.Context, f store.Filter) ([]store.Table, error)
 func (s *Store) Count(ctx context.Context, f store.Filter) (int, error) {
 	cond, args := where(f)
 	var n int
-	if err := s.reader.QueryRowContext(ctx, `SELECT COUNT(*) FROM tables`+cond, args...).Scan(&n); err != nil {
+	if err := s.reader.QueryRowContext(ctx, `SELECT COUNT(*)`+cond, args...).Scan(&n); err != nil {
 		return 0, fmt.Errorf("sqlite: count: %w", err)
 	}
 	return n, nil
