@@ -2,6 +2,7 @@ package storetest
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"reflect"
@@ -28,6 +29,7 @@ func (s *suite) runAccounts(t *testing.T) {
 	t.Run("Chat", s.chat)
 	t.Run("ListByAccount", s.byAccount)
 	t.Run("DeleteAccount", s.deleteAccount)
+	t.Run("AccountsCanceledContext", s.accountsCanceled)
 	t.Run("AccountsNoAliasing", s.accountsNoAliasing)
 	t.Run("AccountsPersistence", s.accountsPersistence)
 }
@@ -978,5 +980,38 @@ func (s *suite) accountsPersistence(t *testing.T) {
 	}
 	if list, _ := st2.List(ctx(t), store.Filter{Account: "b"}); ids(list) != "t1" {
 		t.Fatalf("List by account after reopen = [%s]", ids(list))
+	}
+}
+
+func (s *suite) accountsCanceled(t *testing.T) {
+	st := s.store(t)
+	mustAccount(t, st, "a", "Ann")
+	mustCreate(t, st, seated("t1", base, "a"))
+	c, cancel := context.WithCancel(context.Background())
+	cancel()
+	if err := st.CreateAccount(c, sampleAccount("b", "Bob")); err == nil {
+		t.Fatal("CreateAccount with a canceled context succeeded")
+	}
+	if _, err := st.GetAccount(ctx(t), "b"); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("canceled CreateAccount wrote: %v", err)
+	}
+	called := false
+	if _, err := st.RateTable(c, "t1", "g", []string{"a"}, base, func(p []store.Rating) ([]store.Rating, error) {
+		called = true
+		return p, nil
+	}); err == nil || called {
+		t.Fatalf("RateTable with a canceled context = %v (rate called %v)", err, called)
+	}
+	if ok, _ := st.Rated(ctx(t), "t1"); ok {
+		t.Fatal("canceled RateTable marked the table rated")
+	}
+	if _, err := st.AppendChat(c, store.ChatMessage{Table: "t1", Role: store.ChatPlayer, Name: "Ann", Text: "x"}); err == nil {
+		t.Fatal("AppendChat with a canceled context succeeded")
+	}
+	if err := st.DeleteAccount(c, "a", "Deleted"); err == nil {
+		t.Fatal("DeleteAccount with a canceled context succeeded")
+	}
+	if _, err := st.GetAccount(ctx(t), "a"); err != nil {
+		t.Fatalf("canceled DeleteAccount deleted: %v", err)
 	}
 }
