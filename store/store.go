@@ -44,6 +44,10 @@ type Seat struct {
 	// TokenHash is the hex SHA-256 of the secret seat token; empty for a
 	// free human seat and for bot seats. The token itself is never stored.
 	TokenHash string `json:"tokenHash,omitempty"`
+	// Account is the account holding the seat ("" for a guest, a bot, a
+	// free seat): a signed-in player's seat, or a guest's claimed when
+	// the guest made an account.
+	Account string `json:"account,omitempty"`
 }
 
 // Table is a table's metadata. Its moves are stored apart.
@@ -112,9 +116,13 @@ type Filter struct {
 	// tables only, so a list costs the same however many the store holds
 	// (a page may then be short). 0 = no limit.
 	PerCreator int
+	// Account keeps only the tables where a seat's Account is this one;
+	// empty = all.
+	Account string
 }
 
-// Store keeps tables and moves. Implementations are safe for concurrent use.
+// Store keeps tables and moves, and the accounts, ratings and chats
+// around them (accounts.go). Implementations are safe for concurrent use.
 type Store interface {
 	// CreateTable stores a new table (Version must be 0). ErrExists if the
 	// ID is taken. ID, Game and a known Status are required; Options and
@@ -143,6 +151,11 @@ type Store interface {
 	List(ctx context.Context, f Filter) ([]Table, error)
 	// Count returns how many tables match f (Limit and PerCreator aside).
 	Count(ctx context.Context, f Filter) (int, error)
+
+	AccountStore
+	RatingStore
+	ChatStore
+
 	// Close releases the store. Closing twice is harmless.
 	Close() error
 }

@@ -24,18 +24,33 @@ type Store struct {
 	mu     sync.RWMutex
 	tables map[string]*entry
 	closed bool
+
+	accounts map[string]store.Account    // by ID
+	sessions map[string]store.Session    // by token hash
+	creds    map[string]store.Credential // by string(ID)
+	ratings  map[ratingKey]store.Rating
+	history  map[ratingKey][]store.RatingPoint
 }
 
 type entry struct {
 	table store.Table
 	moves []engine.LoggedMove
+	chat  []store.ChatMessage
+	rated bool
 }
 
 var _ store.Store = (*Store)(nil)
 
 // New returns an empty store.
 func New() *Store {
-	return &Store{tables: make(map[string]*entry)}
+	return &Store{
+		tables:   make(map[string]*entry),
+		accounts: make(map[string]store.Account),
+		sessions: make(map[string]store.Session),
+		creds:    make(map[string]store.Credential),
+		ratings:  make(map[ratingKey]store.Rating),
+		history:  make(map[ratingKey][]store.RatingPoint),
+	}
 }
 
 // CreateTable implements store.Store.
@@ -170,7 +185,8 @@ func matches(t store.Table, f store.Filter) bool {
 		t.Status == store.StatusLive && !f.SeenSince.IsZero() && t.Updated.Before(check.Time(f.SeenSince)) && t.Seen.Before(check.Time(f.SeenSince)),
 		t.Created.Before(check.Time(f.CreatedSince)),
 		f.Creator != "" && t.Creator != f.Creator,
-		f.CreatorAddr != "" && t.CreatorAddr != f.CreatorAddr:
+		f.CreatorAddr != "" && t.CreatorAddr != f.CreatorAddr,
+		f.Account != "" && !slices.ContainsFunc(t.Seats, func(s store.Seat) bool { return s.Account == f.Account }):
 		return false
 	}
 	return true

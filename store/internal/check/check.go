@@ -4,9 +4,11 @@
 package check
 
 import (
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"time"
 
@@ -89,4 +91,76 @@ func Result(r *engine.Result) *engine.Result {
 	c.Scores = slices.Clone(r.Scores)
 	c.Winners = slices.Clone(r.Winners)
 	return &c
+}
+
+// Account checks an account before it is created.
+func Account(a store.Account) error {
+	if a.ID == "" || a.Name == "" || a.NameKey == "" {
+		return fmt.Errorf("%w: account needs an ID, a name and a name key", ErrInvalid)
+	}
+	return nil
+}
+
+// Credential checks a passkey before it is stored.
+func Credential(c store.Credential) error {
+	if len(c.ID) == 0 || c.Account == "" {
+		return fmt.Errorf("%w: credential needs an ID and an account", ErrInvalid)
+	}
+	if !json.Valid(c.Data) {
+		return fmt.Errorf("%w: credential data is not JSON", ErrInvalid)
+	}
+	return nil
+}
+
+// Chat checks a chat message before it is stored.
+func Chat(m store.ChatMessage) error {
+	if m.Table == "" || m.Name == "" || (m.Role != store.ChatPlayer && m.Role != store.ChatSpectator) {
+		return fmt.Errorf("%w: chat message needs a table, a name and a role", ErrInvalid)
+	}
+	return nil
+}
+
+// Display is a rating's leaderboard number, μ − 3σ.
+func Display(r store.Rating) float64 { return r.Mu - 3*r.Sigma }
+
+// CompareRank orders a leaderboard: the highest μ − 3σ first, then more
+// games, then account ID (SQL stores order the same way).
+func CompareRank(a, b store.Rating) int {
+	if c := cmp.Compare(Display(b), Display(a)); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(b.Games, a.Games); c != 0 {
+		return c
+	}
+	return cmp.Compare(a.Account, b.Account)
+}
+
+// RateAccounts checks the accounts given to RateTable: at least one, none
+// empty, all distinct.
+func RateAccounts(accounts []string) error {
+	if len(accounts) == 0 {
+		return fmt.Errorf("%w: no accounts to rate", ErrInvalid)
+	}
+	seen := make(map[string]bool, len(accounts))
+	for _, a := range accounts {
+		if a == "" || seen[a] {
+			return fmt.Errorf("%w: accounts to rate must be distinct and not empty (%q)", ErrInvalid, a)
+		}
+		seen[a] = true
+	}
+	return nil
+}
+
+// Rates checks what a RateFunc returned for n accounts: n ratings with
+// finite μ and σ.
+func Rates(next []store.Rating, n int) error {
+	if len(next) != n {
+		return fmt.Errorf("%w: %d ratings for %d accounts", ErrInvalid, len(next), n)
+	}
+	for i, r := range next {
+		if math.IsNaN(r.Mu) || math.IsInf(r.Mu, 0) || math.IsNaN(r.Sigma) || math.IsInf(r.Sigma, 0) {
+			return fmt.Errorf("%w: rating %d is not finite (μ %v, σ %v)", ErrInvalid, i, r.Mu, r.Sigma)
+		}
+	}
+	return nil
 }
