@@ -30,7 +30,7 @@ func TestNarrateSentences(t *testing.T) {
 		{ev("score", 0, ScoreEvent{Player: "ann", Total: 1, Best: 1, Parts: []ScorePart{{Kind: "centre", Points: 1}}}), []string{"ann scores 1 point: 1 for the centre die"}},
 		{ev("score", 0, ScoreEvent{Player: "ann", Total: 16, Best: 20, Parts: []ScorePart{
 			{Kind: "group", Color: "blue", Points: 9}, {Kind: "centre", Points: 4}, {Kind: "blast", Line: "row", At: "1,1", Points: 3}}}),
-			[]string{"ann scores 16 points: 9 for the blue group, 4 for the centre die and 3 for the blast die's row (20 were on offer)"}},
+			[]string{"ann scores 16 points: 9 for the blue group, 4 for the centre die and 3 for the blast die's row (20 points were on offer)"}},
 		{ev("round-end", engine.SystemSeat, RoundEvent{Round: 2, Totals: []int{23, 33}}), []string{"── end of round 2, totals: ann 23 and bob 33"}},
 		{ev("game-over", engine.SystemSeat, EndEvent{Scores: []int{5, 5}, Winners: []string{"ann", "bob"}}), []string{"game over: ann and bob won"}},
 	}
