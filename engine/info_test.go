@@ -10,10 +10,22 @@ import (
 
 func TestRender(t *testing.T) {
 	cat := map[string]string{
-		"took":   "{player} took {n} {n:die:dice}",
-		"word":   "{player} named {words}",
-		"broken": "{player} opens { but never closes",
-		"plain":  "the round ends",
+		"took":      "{player} took {n} {n:die:dice}",
+		"word":      "{player} named {words}",
+		"broken":    "{player} opens { but never closes",
+		"plain":     "the round ends",
+		"drew":      "{player} drew {dice}",
+		"die":       "{color@col} {face@face}",
+		"bases":     "from the {base@base} base, then {sides@base}",
+		"count":     "{dice} {dice:was:were} drawn",
+		"col.blue":  "bleu",
+		"face.star": "★",
+		"base.1":    "west",
+		"base.2":    "north",
+	}
+	fr := map[string]string{"drew": "{player} a tiré {dice}", "die": "{color@col} {face@face}", "col.blue": "bleu", "list.and": "et", "lang": "fr"}
+	die := func(color, face string) engine.Message {
+		return engine.Message{Key: "die", Args: map[string]any{"color": color, "face": face}}
 	}
 	cases := []struct {
 		name string
@@ -25,7 +37,16 @@ func TestRender(t *testing.T) {
 		{"plural of zero", engine.Message{Key: "took", Args: map[string]any{"player": "bob", "n": 0}}, "bob took 0 dice"},
 		{"a count decoded from JSON", engine.Message{Key: "took", Args: map[string]any{"player": "cy", "n": float64(1)}}, "cy took 1 die"},
 		{"a count as text", engine.Message{Key: "took", Args: map[string]any{"player": "cy", "n": "1"}}, "cy took 1 die"},
-		{"a list of words", engine.Message{Key: "word", Args: map[string]any{"player": "di", "words": []string{"big", "cat"}}}, "di named big cat"},
+		{"a list of words", engine.Message{Key: "word", Args: map[string]any{"player": "di", "words": []string{"big", "cat"}}}, "di named big and cat"},
+		{"a list of three", engine.Message{Key: "word", Args: map[string]any{"player": "di", "words": []string{"a", "b", "c"}}}, "di named a, b and c"},
+		{"a list of one", engine.Message{Key: "word", Args: map[string]any{"player": "di", "words": []any{"cat"}}}, "di named cat"},
+		{"an empty list", engine.Message{Key: "word", Args: map[string]any{"player": "di", "words": []int{}}}, "di named "},
+		{"a list of messages, translated part by part", engine.Message{Key: "drew", Args: map[string]any{"player": "ann", "dice": []engine.Message{die("orange", "4"), die("blue", "star")}}}, "ann drew orange 4 and bleu ★"},
+		{"a message decoded from JSON", engine.Message{Key: "drew", Args: map[string]any{"player": "ann", "dice": []any{map[string]any{"key": "die", "args": map[string]any{"color": "blue", "face": float64(5)}}}}}, "ann drew bleu 5"},
+		{"a value and a list through a prefix", engine.Message{Key: "bases", Args: map[string]any{"base": 1, "sides": []int{2, 3}}}, "from the west base, then north and 3"},
+		{"a value in several languages", engine.Message{Key: "word", Args: map[string]any{"player": "di", "words": map[string]string{"en": "Herbs", "fr": "Herbes"}}}, "di named Herbs"},
+		{"a list counts its items", engine.Message{Key: "count", Args: map[string]any{"dice": []string{"x"}}}, "x was drawn"},
+		{"a list of two counts as many", engine.Message{Key: "count", Args: map[string]any{"dice": []string{"x", "y"}}}, "x and y were drawn"},
 		{"a missing argument stays visible", engine.Message{Key: "took", Args: map[string]any{"player": "ann"}}, "ann took {n} {n:die:dice}"},
 		{"an unclosed brace is text", engine.Message{Key: "broken", Args: map[string]any{"player": "ann"}}, "ann opens { but never closes"},
 		{"no arguments", engine.Message{Key: "plain"}, "the round ends"},
@@ -36,6 +57,15 @@ func TestRender(t *testing.T) {
 		if got := engine.Render(cat, c.msg); got != c.want {
 			t.Errorf("%s: %q, want %q", c.name, got, c.want)
 		}
+	}
+	// Another language's catalogue brings its own word for "and".
+	m := engine.Message{Key: "drew", Args: map[string]any{"player": "ann", "dice": []engine.Message{die("blue", "4"), die("blue", "5"), die("blue", "star")}}}
+	if got, want := engine.Render(fr, m), "ann a tiré bleu 4, bleu 5 et bleu star"; got != want {
+		t.Errorf("French: %q, want %q", got, want)
+	}
+	m = engine.Message{Key: "drew", Args: map[string]any{"player": "ann", "dice": []any{map[string]any{"en": "Herbs", "fr": "Herbes"}, map[string]string{"en": "Trees"}}}}
+	if got, want := engine.Render(fr, m), "ann a tiré Herbes et Trees"; got != want {
+		t.Errorf("French names: %q, want %q", got, want)
 	}
 }
 

@@ -3,6 +3,7 @@ package engine
 import (
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"strconv"
 	"strings"
 )
@@ -24,10 +25,31 @@ type Narrator interface {
 	Narrate(e Event, players []string) []Message
 }
 
-// Render fills a catalogue template with m's arguments. A template names an
-// argument as {name}; {n:one:other} picks the first word when argument n
-// is 1 and the second otherwise ("{n} {n:die:dice}"). A key missing from
-// the catalogue renders as the key and its arguments, so nothing is lost.
+// Render fills a catalogue template with m's arguments. The web client's
+// t() (web/static/i18n.js) fills the same templates the same way, from its
+// own dictionaries, so a sentence reads alike in the terminal and the page.
+//
+//   - {name} is argument name written as a word: a string or a number as it
+//     is; a Message (or its JSON form, an object with a "key") as that
+//     message rendered from the same catalogue, so a part of a sentence can
+//     be translated too ("orange ★"); a list (a slice, a JSON array) as its
+//     items, each written the same way, joined "a, b and c" (the catalogue's
+//     "list.and" is the word for "and": English "and" by default).
+//     A value in several languages, a map of language codes to strings
+//     ({"en": "Vegetables", "fr": "Légumes"}), is written in the catalogue's
+//     language: its "lang" key, English ("en") by default (t() takes the
+//     page's).
+//   - {name@prefix} writes a value (each item of a list) as the catalogue's
+//     key "prefix.<value>" when there is one, else as it is: a game passes
+//     its own words ("pink", base 1) and each language names them
+//     ({color@df.col} is "rose" in French).
+//   - {n:one:other} picks the first word when argument n is one (a list: of
+//     one item) and the second otherwise ("{n} {n:die:dice}"). Render is the
+//     English rule (1 is singular); t() asks Intl.PluralRules of the page's
+//     language (French 0 and 1).
+//
+// A key missing from the catalogue renders as the key and its arguments, so
+// nothing is lost.
 func Render(catalogue map[string]string, m Message) string {
 	tmpl, ok := catalogue[m.Key]
 	if !ok {
@@ -50,14 +72,15 @@ func Render(catalogue map[string]string, m Message) string {
 			break
 		}
 		out.WriteString(tmpl[:i])
-		out.WriteString(fill(tmpl[i+1:i+j], m.Args))
+		out.WriteString(fill(catalogue, tmpl[i+1:i+j], m.Args))
 		tmpl = tmpl[i+j+1:]
 	}
 	return out.String()
 }
 
-func fill(field string, args map[string]any) string {
+func fill(cat map[string]string, field string, args map[string]any) string {
 	name, forms, plural := strings.Cut(field, ":")
+	name, prefix, _ := strings.Cut(name, "@")
 	v, ok := args[name]
 	if !ok {
 		return "{" + field + "}"
@@ -69,13 +92,70 @@ func fill(field string, args map[string]any) string {
 		}
 		return other
 	}
+	return word(cat, v, prefix)
+}
+
+// word writes one argument value (see Render).
+func word(cat map[string]string, v any, prefix string) string {
 	switch x := v.(type) {
-	case string:
-		return x
-	case []string:
-		return strings.Join(x, " ")
+	case Message:
+		return Render(cat, x)
+	case *Message:
+		return Render(cat, *x)
+	case map[string]any: // decoded from JSON: a Message, or a value in several languages
+		if key, ok := x["key"].(string); ok {
+			args, _ := x["args"].(map[string]any)
+			return Render(cat, Message{Key: key, Args: args})
+		}
+		byLang := map[string]string{}
+		for l, w := range x {
+			byLang[l] = fmt.Sprint(w)
+		}
+		return inLanguage(cat, byLang)
+	case map[string]string: // a value in several languages
+		return inLanguage(cat, x)
+	case []byte:
+		return string(x)
 	}
-	return fmt.Sprint(v)
+	if rv := reflect.ValueOf(v); rv.Kind() == reflect.Slice {
+		items := make([]string, rv.Len())
+		for i := range items {
+			items[i] = word(cat, rv.Index(i).Interface(), prefix)
+		}
+		and, ok := cat["list.and"]
+		if !ok {
+			and = "and"
+		}
+		return joinList(items, and)
+	}
+	s := fmt.Sprint(v)
+	if prefix != "" {
+		if w, ok := cat[prefix+"."+s]; ok {
+			return w
+		}
+	}
+	return s
+}
+
+// inLanguage is a value in several languages written in the catalogue's.
+func inLanguage(cat map[string]string, byLang map[string]string) string {
+	lang := cat["lang"]
+	if lang == "" {
+		lang = "en"
+	}
+	if w, ok := byLang[lang]; ok {
+		return w
+	}
+	return byLang["en"]
+}
+
+// joinList writes items as a list in a sentence: "a", "a and b",
+// "a, b and c" (and is the language's word).
+func joinList(items []string, and string) string {
+	if len(items) < 2 {
+		return strings.Join(items, "")
+	}
+	return strings.Join(items[:len(items)-1], ", ") + " " + and + " " + items[len(items)-1]
 }
 
 func isOne(v any) bool {
@@ -89,6 +169,11 @@ func isOne(v any) bool {
 	case string:
 		n, err := strconv.Atoi(x)
 		return err == nil && n == 1
+	case []byte:
+		return false
+	}
+	if rv := reflect.ValueOf(v); rv.Kind() == reflect.Slice {
+		return rv.Len() == 1
 	}
 	return false
 }

@@ -123,15 +123,15 @@ func TestDiceflickReplaySteps(t *testing.T) {
 		t.Fatalf("exit %d: %v", rep.Code, rep.Err)
 	}
 	for _, want := range []string{
-		"     ann draws green, green, blue\n",
-		"     the green die lands in hole 4,1 showing 4\n",
-		"     ann scores 9 (green group 9)\n",
-		"     the pink die lands in hole 2,2 — on the centre: it counts double\n",
+		"     ann draws 3 dice: green, green and blue\n",
+		"     the green die lands in hole 4,1, showing 4\n",
+		"     ann scores 9 points: 9 for the green group\n",
+		"     the pink die lands in the centre hole: it counts double\n",
 		"     the yellow die drops into the trench: back into the bag\n",
-		"     bob scores 12 (blast 2,2 row 12)\n",
-		"the bonus marker: one more die and one more flick\n",
+		"     bob scores 12 points: 12 for the blast die's row\n",
+		": one more die and one more flick\n",
 		"     ann draws the bonus die: yellow\n",
-		"     ── round 1 done: ann 9, bob 12\n",
+		"     ── end of round 1, totals: ann 9 and bob 12\n",
 	} {
 		if !strings.Contains(string(rep.Stdout), want) {
 			t.Errorf("steps lack %q:\n%s", want, rep.Stdout)

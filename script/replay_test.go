@@ -69,9 +69,10 @@ func TestReplaySteps(t *testing.T) {
 		"Dice Stars for ann, bob\n",
 		"0  ann      draw 3\n",
 		"1  chance   roll orange:star blue:star black:4\n",
-		"     ann took 2 stars: multipliers in rows 2, 2\n",
-		"     bob put the discard (2) and the reserve (1) back into the bag\n",
-		"     bob took black (2 dice, sum 9) into the black column\n",
+		"     ann took 2 stars: 2 multipliers in row 2\n",
+		"     bob put the 2 discarded dice and the 1 die of the reserve back into the bag\n",
+		"     ann drew orange ★, blue ★ and black 4\n",
+		"     bob took 2 black dice (sum 9) into the black column\n",
 	} {
 		if !strings.Contains(text, want) {
 			t.Errorf("steps lack %q:\n%s", want, text)

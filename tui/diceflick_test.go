@@ -224,7 +224,7 @@ func TestDiceflickScoreLess(t *testing.T) {
 	if got := g.df().s().Totals[0]; got != want || want >= best {
 		t.Fatalf("ann scored %d, want %d (less than the best %d)", got, want, best)
 	}
-	g.wantOnScreen("was on offer")
+	g.wantOnScreen("points were on offer")
 }
 
 // TestDiceflickFullGame plays a short game, a person against the test bot,

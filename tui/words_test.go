@@ -95,8 +95,8 @@ func TestNarrationSecondPerson(t *testing.T) {
 		e    engine.Event
 		want string
 	}{
-		{engine.Event{Kind: "draw", Seat: 0, Data: diceflick.DrawEvent{Player: "you", Dice: []string{"yellow", "blue"}}}, "you draw yellow, blue"},
-		{engine.Event{Kind: "draw", Seat: 1, Data: diceflick.DrawEvent{Player: "medium", Dice: []string{"yellow"}}}, "medium draws yellow"},
+		{engine.Event{Kind: "draw", Seat: 0, Data: diceflick.DrawEvent{Player: "you", Dice: []string{"yellow", "blue"}}}, "you draw 2 dice: yellow and blue"},
+		{engine.Event{Kind: "draw", Seat: 1, Data: diceflick.DrawEvent{Player: "medium", Dice: []string{"yellow"}}}, "medium draws 1 die: yellow"},
 	} {
 		got := narrate(g, c.e, names)
 		if len(got) == 0 || got[0] != c.want {

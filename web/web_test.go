@@ -19,25 +19,7 @@ import (
 // placeholders, and every key the pages look up must exist somewhere: a
 // missing French sentence would show a key.
 func TestDictionariesMatch(t *testing.T) {
-	var enSrc, frSrc string
-	for _, f := range dictionaryFiles(t) {
-		src := read(t, f)
-		enAt, frAt := strings.Index(src, "const en = {"), strings.Index(src, "const fr = {")
-		if enAt < 0 || frAt < enAt {
-			t.Fatalf("%s: no English then French dictionary", f)
-		}
-		enSrc += src[enAt:frAt]
-		frSrc += src[frAt:]
-	}
-	entry := regexp.MustCompile(`(?m)^  '([^']+)': (?:'((?:[^'\\]|\\.)*)'|"([^"]*)"),?$`)
-	dict := func(s string) map[string]string {
-		out := map[string]string{}
-		for _, m := range entry.FindAllStringSubmatch(s, -1) {
-			out[m[1]] = m[2] + m[3]
-		}
-		return out
-	}
-	en, fr := dict(enSrc), dict(frSrc)
+	en, fr := dictionaries(t)
 	if len(en) < 100 {
 		t.Fatalf("found only %d English keys: did the dictionary format change?", len(en))
 	}
@@ -99,6 +81,31 @@ func TestDictionariesMatch(t *testing.T) {
 			}
 		}
 	}
+}
+
+// dictionaries reads the English and the French of i18n.js and of every
+// game's messages module.
+func dictionaries(t *testing.T) (en, fr map[string]string) {
+	t.Helper()
+	var enSrc, frSrc string
+	for _, f := range dictionaryFiles(t) {
+		src := read(t, f)
+		enAt, frAt := strings.Index(src, "const en = {"), strings.Index(src, "const fr = {")
+		if enAt < 0 || frAt < enAt {
+			t.Fatalf("%s: no English then French dictionary", f)
+		}
+		enSrc += src[enAt:frAt]
+		frSrc += src[frAt:]
+	}
+	entry := regexp.MustCompile(`(?m)^  '([^']+)': (?:'((?:[^'\\]|\\.)*)'|"([^"]*)"),?$`)
+	dict := func(s string) map[string]string {
+		out := map[string]string{}
+		for _, m := range entry.FindAllStringSubmatch(s, -1) {
+			out[m[1]] = m[2] + m[3]
+		}
+		return out
+	}
+	return dict(enSrc), dict(frSrc)
 }
 
 // dictionaryFiles is i18n.js and every game's messages module.

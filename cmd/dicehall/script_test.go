@@ -109,7 +109,7 @@ func TestScriptThenReplay(t *testing.T) {
 		t.Errorf("replay differs from script:\n%s\n%s", ja, jb)
 	}
 	steps, code := runDicehall(t, "", "replay", "--steps", rec)
-	if code != 0 || !strings.Contains(steps, "      ann draws 3…\n") {
+	if code != 0 || !strings.Contains(steps, "      ann draws 3 dice…\n") {
 		t.Errorf("--steps: exit %d\n%s", code, steps)
 	}
 	at, code := runDicehall(t, "", "replay", "--at", "0", rec)

@@ -3,14 +3,15 @@ package diceflick
 import (
 	"fmt"
 	"math"
-	"strings"
 
 	"github.com/dicehall/dicehall/engine"
 )
 
 // Narrate puts a Diceflick event into catalogue messages (the English
-// sentences are in messages.json). Dice, holes and angles are passed already
-// written: a client cannot translate them anyway.
+// sentences are in messages.json). Colours, bases and lines are passed as
+// the game's own words, lists as lists and a score's parts as messages, so
+// each language puts them into its words (engine.Render); a hole is named by
+// its row and column ("2,3") as on the board.
 func (Game) Narrate(e engine.Event, players []string) []engine.Message {
 	msg := func(key string, args map[string]any) []engine.Message {
 		return []engine.Message{{Key: key, Args: args}}
@@ -21,22 +22,23 @@ func (Game) Narrate(e engine.Event, players []string) []engine.Message {
 		if d.Bonus {
 			key = "diceflick.draw.bonus"
 		}
-		return msg(key, map[string]any{"who": d.Player, "dice": strings.Join(d.Dice, ", ")})
+		return msg(key, map[string]any{"who": d.Player, "n": len(d.Dice), "dice": d.Dice})
 	case FlickEvent:
-		return msg("diceflick.flick", map[string]any{"who": engine.SeatName(players, e.Seat), "color": d.Color,
-			"base": d.Flick.Base, "angle": Degrees(d.Flick.Angle), "power": fmt.Sprintf("%.2f", d.Flick.Power)})
+		// The angle and power are the record's (replay --steps shows them
+		// with the move); the log says what a player sees.
+		return msg("diceflick.flick", map[string]any{"who": engine.SeatName(players, e.Seat), "color": d.Color, "base": d.Flick.Base})
 	case LandEvent:
 		return []engine.Message{landMessage(d)}
 	case ScoreEvent:
 		return []engine.Message{scoreMessage(d)}
 	case RoundEvent:
-		parts := make([]string, len(d.Totals))
+		totals := make([]engine.Message, len(d.Totals))
 		for p, v := range d.Totals {
-			parts[p] = fmt.Sprintf("%s %d", engine.SeatName(players, engine.Seat(p)), v)
+			totals[p] = engine.Message{Key: "diceflick.total", Args: map[string]any{"who": engine.SeatName(players, engine.Seat(p)), "points": v}}
 		}
-		return msg("diceflick.round-end", map[string]any{"round": d.Round, "totals": strings.Join(parts, ", ")})
+		return msg("diceflick.round-end", map[string]any{"round": d.Round, "totals": totals})
 	case EndEvent:
-		return msg("diceflick.over", map[string]any{"who": strings.Join(d.Winners, " and ")})
+		return msg("diceflick.over", map[string]any{"who": d.Winners})
 	}
 	// An event this file does not know: the engine's plain fallback.
 	return engine.Narrate(nil, e, players)
@@ -64,18 +66,20 @@ func landMessage(d LandEvent) engine.Message {
 	return engine.Message{Key: key, Args: map[string]any{"color": d.Color, "hole": d.Hole, "face": d.Face}}
 }
 
-// scoreMessage is a score with its parts and, when the player took less,
-// what the best choice was worth.
+// scoreMessage is a score with its parts ("12 for the centre die") and,
+// when the player took less, what the best choice was worth.
 func scoreMessage(d ScoreEvent) engine.Message {
-	var parts []string
+	var parts []engine.Message
 	for _, p := range d.Parts {
+		args := map[string]any{"points": p.Points}
 		switch p.Kind {
 		case "group":
-			parts = append(parts, fmt.Sprintf("%s group %d", p.Color, p.Points))
+			args["color"] = p.Color
+			parts = append(parts, engine.Message{Key: "diceflick.part.group", Args: args})
 		case "centre":
-			parts = append(parts, fmt.Sprintf("centre %d", p.Points))
+			parts = append(parts, engine.Message{Key: "diceflick.part.centre", Args: args})
 		case "blast":
-			parts = append(parts, fmt.Sprintf("blast %s %s %d", p.At, p.Line, p.Points))
+			parts = append(parts, engine.Message{Key: "diceflick.part.blast." + p.Line, Args: args})
 		}
 	}
 	key := "diceflick.score"
@@ -86,7 +90,7 @@ func scoreMessage(d ScoreEvent) engine.Message {
 		key += ".below"
 	}
 	return engine.Message{Key: key, Args: map[string]any{
-		"who": d.Player, "total": d.Total, "parts": strings.Join(parts, ", "), "best": d.Best}}
+		"who": d.Player, "total": d.Total, "parts": parts, "best": d.Best}}
 }
 
 // Degrees writes an angle in radians as whole degrees, signed, and never

@@ -220,7 +220,14 @@ func (s *State) Check(a *Action) error {
 	want := map[Phase]ActionType{PhaseDraw: ActDraw, PhaseFlick: ActFlick, PhaseLand: ActLand, PhaseScore: ActScore}[s.Phase]
 	if a.Type != want && !(a.Type == ActScore && s.MayStop()) {
 		if s.Phase == PhaseFlick && a.Type == ActScore {
-			return engine.Refusef(RuleMustFlick, "%d more flick(s) first: each turn flicks %d dice", s.FlicksLeft, s.C.Flicks)
+			flicks, dice := "flicks", "dice"
+			if s.FlicksLeft == 1 {
+				flicks = "flick"
+			}
+			if s.C.Flicks == 1 {
+				dice = "die"
+			}
+			return engine.Refusef(RuleMustFlick, "%d more %s first: each turn flicks %d %s", s.FlicksLeft, flicks, s.C.Flicks, dice)
 		}
 		return engine.Refusef(engine.ErrWrongAction.Rule, "a %s is not allowed now: the turn waits for a %s", a.Kind(), want.kind())
 	}

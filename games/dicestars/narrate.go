@@ -1,7 +1,6 @@
 package dicestars
 
 import (
-	"strconv"
 	"strings"
 
 	"github.com/dicehall/dicehall/engine"
@@ -35,10 +34,10 @@ func (Game) Narrate(e engine.Event, players []string) []engine.Message {
 		return msg("dicestars.draw", args)
 	case RollEvent:
 		return msg("dicestars.roll", map[string]any{
-			"who": engine.SeatName(players, engine.Seat(d.Player)), "n": len(d.Dice), "dice": strings.Join(d.Dice, " ")})
+			"who": engine.SeatName(players, engine.Seat(d.Player)), "n": len(d.Dice), "dice": diceWords(d.Dice)})
 	case TakeEvent:
 		return msg(takeKey(d), map[string]any{
-			"who": who, "n": len(d.Dice), "color": d.Color, "value": d.Value, "sum": d.Sum, "rows": joinInts(d.Mult, ", ")})
+			"who": who, "n": len(d.Dice), "color": d.Color, "value": d.Value, "sum": d.Sum, "rows": multWords(d.Mult)})
 	case SoloEvent:
 		switch {
 		case d.Lost:
@@ -55,7 +54,7 @@ func (Game) Narrate(e engine.Event, players []string) []engine.Message {
 		case 1:
 			return msg("dicestars.over.winner", map[string]any{"who": d.Winners[0]})
 		}
-		return msg("dicestars.over.winners", map[string]any{"who": strings.Join(d.Winners, " and ")})
+		return msg("dicestars.over.winners", map[string]any{"who": d.Winners})
 	}
 	if e.Kind == "end-triggered" {
 		return msg("dicestars.end-triggered", nil)
@@ -76,10 +75,30 @@ func takeKey(d TakeEvent) string {
 	return "dicestars.take.stars"
 }
 
-func joinInts(xs []int, sep string) string {
-	parts := make([]string, len(xs))
-	for i, x := range xs {
-		parts[i] = strconv.Itoa(x)
+// diceWords is drawn dice ("orange:star") as messages the catalogue puts
+// into words part by part: "orange ★".
+func diceWords(dice []string) []engine.Message {
+	out := make([]engine.Message, len(dice))
+	for i, d := range dice {
+		color, face, _ := strings.Cut(d, ":")
+		out[i] = engine.Message{Key: "dicestars.die", Args: map[string]any{"color": color, "face": face}}
 	}
-	return strings.Join(parts, sep)
+	return out
+}
+
+// multWords is the multiplier cells a star take marks, a row at a time in
+// the order first marked: "2 multipliers in row 4".
+func multWords(rows []int) []engine.Message {
+	var out []engine.Message
+	count := map[int]int{}
+	for _, r := range rows {
+		if count[r] == 0 {
+			out = append(out, engine.Message{Key: "dicestars.mult", Args: map[string]any{"row": r}})
+		}
+		count[r]++
+	}
+	for _, m := range out {
+		m.Args["n"] = count[m.Args["row"].(int)]
+	}
+	return out
 }

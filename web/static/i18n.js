@@ -180,6 +180,7 @@ const en = {
   'rules.example.caption': 'Drawn from a real game, as it looks at the table.',
   'rules.example.missing': 'This picture could not be drawn.',
   'rules.play': 'Start a game in the lobby',
+  'list.and': 'and',
 
 
 
@@ -423,6 +424,7 @@ const fr = {
   'rules.example.caption': 'Tiré d’une vraie partie, tel qu’on le voit à la table.',
   'rules.example.missing': 'Cette image n’a pas pu être dessinée.',
   'rules.play': 'Lancer une partie dans le salon',
+  'list.and': 'et',
 
 
 
@@ -538,28 +540,54 @@ export function plural(n) {
   return plurals[lang].select(Number(n));
 }
 
-// t looks a key up in the current language, then in the games' English
-// catalogues, then in English, and fills the template from vars like the
-// server's engine.Render: {name} is a value (a list joined by spaces) and
-// {n:one:other} picks the first word when n is singular in the page's
-// language (Intl.PluralRules: 1 in English, 0 and 1 in French) and the
-// second otherwise.
-// A translation may also write {name@prefix}: the value put into words by
-// the key "prefix.<value>" when there is one ({color@df.col} gives "bleu"
-// for "blue"), as a game's arguments are English words.
+// lookup is a key's words in the current language, then in the games'
+// English catalogues, then in English (undefined when none has it).
+function lookup(key) { return dicts[lang][key] ?? games[key] ?? en[key]; }
+
+// t looks a key up (lookup) and fills the template from vars exactly as the
+// server's engine.Render does (engine/narrate.go), so a game's narration
+// reads alike in the terminal and here:
+// - {name} is a value written as a word: a string or a number as it is; a
+//   message ({key, args}, the server's engine.Message) as t(key, args), so a
+//   part of a sentence is translated too ("orange ★"); a list (an array) as
+//   its items, each written the same way, joined "a, b and c" with the
+//   language's 'list.and'. A value in several languages (an object of
+//   language codes to strings: {en: 'Vegetables', fr: 'Légumes'}) is written
+//   in the page's language (English when it lacks one).
+// - {name@prefix}: the value (each item of a list) put into words by the key
+//   "prefix.<value>" when there is one ({color@df.col} gives "bleu" for
+//   "blue"), as a game's arguments are its own English words.
+// - {n:one:other} picks the first word when n is singular in the page's
+//   language (Intl.PluralRules: 1 in English, 0 and 1 in French; a list
+//   counts its items) and the second otherwise.
 export function t(key, vars) {
-  const s = dicts[lang][key] ?? games[key] ?? en[key] ?? key;
+  const s = lookup(key) ?? key;
   if (!vars) return s;
   return s.replace(/\{([^{}:@]+)(?:@([^{}:]+))?(?::([^{}:]*):([^{}]*))?\}/g, (m, k, prefix, one, other) => {
     if (!(k in vars)) return m;
     const v = vars[k];
-    if (one !== undefined) return plural(v) === 'one' ? one : other;
-    if (prefix !== undefined) {
-      const word = `${prefix}.${v}`;
-      return word in dicts[lang] ? dicts[lang][word] : String(v);
-    }
-    return Array.isArray(v) ? v.join(' ') : String(v);
+    if (one !== undefined) return plural(Array.isArray(v) ? v.length : v) === 'one' ? one : other;
+    return word(v, prefix);
   });
+}
+
+// word writes one value of t()'s vars (see t).
+function word(v, prefix) {
+  if (Array.isArray(v)) return joinList(v.map((x) => word(x, prefix)));
+  if (v && typeof v === 'object') {
+    if (typeof v.key === 'string') return t(v.key, v.args || {});
+    return String(v[lang] ?? v.en ?? '');
+  }
+  if (prefix !== undefined) {
+    const w = lookup(`${prefix}.${v}`);
+    if (w !== undefined) return w;
+  }
+  return String(v);
+}
+
+function joinList(items) {
+  if (items.length < 2) return items.join('');
+  return `${items.slice(0, -1).join(', ')} ${t('list.and')} ${items[items.length - 1]}`;
 }
 
 export function has(key) { return key in dicts[lang]; }
