@@ -69,6 +69,25 @@ type Diceflick struct {
 
 	flying *flickAnim // a flick played, its landing not yet known
 	anim   *flickAnim
+
+	// last is the table as of the last move: what a bot's score is shown
+	// on, the arena before its dice went back to the bag.
+	last diceflick.Report
+	// shown is a bot's score kept in view, the table held, until a key or
+	// until showFactor bot delays have passed.
+	shown *scoreShow
+	// fresh are the notepad cells of the bots' scores since the person's
+	// last key (seat: round index), marked so the eye finds them.
+	fresh map[int]int
+}
+
+// scoreShow is a bot's score as it is shown: the arena it scored on, the
+// holes it scored, and the game's account of it.
+type scoreShow struct {
+	before diceflick.Report
+	holes  uint32
+	ev     diceflick.ScoreEvent
+	until  int64
 }
 
 // Attach reads the table's match.
@@ -78,6 +97,7 @@ func (m *Diceflick) Attach(sh *Shell) error {
 		return fmt.Errorf("diceflick board: the table plays %T", sh.State())
 	}
 	m.sh, m.match = sh, match
+	m.last = match.Report()
 	m.enterTurn()
 	return nil
 }
@@ -94,8 +114,22 @@ func (m *Diceflick) Match() *diceflick.Match { return m.match }
 // Animating reports whether a landing is being played back.
 func (m *Diceflick) Animating() bool { return m.anim != nil }
 
-// Holding: nothing plays while a landing is played back.
-func (m *Diceflick) Holding() bool { return m.anim != nil }
+// Holding: nothing plays while a landing is played back, nor while a
+// bot's score is shown.
+func (m *Diceflick) Holding() bool { return m.anim != nil || m.showing() != nil }
+
+// showing is the bot's score in view, if any: until a key when a person
+// plays next (their turn waits for them anyway), else for showFactor bot
+// delays.
+func (m *Diceflick) showing() *scoreShow {
+	if m.shown == nil || m.s().Over() {
+		return nil
+	}
+	if m.sh.Now() < m.shown.until || (!m.match.Turn().Chance && m.sh.IsPerson(engine.Seat(m.s().Current))) {
+		return m.shown
+	}
+	return nil
+}
 
 // Aim is the flick the person on turn has set up, and the die chosen.
 func (m *Diceflick) Aim() (die int, f physics.Flick) { return m.die, m.flick }
@@ -132,6 +166,8 @@ func (m *Diceflick) BotDecided(mv engine.Move) {
 // Played follows the table: a flick's landing is played back along its
 // path before the turn goes on.
 func (m *Diceflick) Played(mv engine.Move, ev []engine.Event) {
+	before := m.last
+	m.last = m.match.Report()
 	if a, ok := mv.Action.(diceflick.Action); ok && a.Type == diceflick.ActFlick {
 		// The die in flight, the arena as it was.
 		m.flying = &flickAnim{before: m.match.Report(), color: m.s().InFlight}
@@ -151,11 +187,37 @@ func (m *Diceflick) Played(mv engine.Move, ev []engine.Event) {
 		case diceflick.ScoreEvent:
 			// The score stays up as the message too.
 			m.sh.Say(m.sentence(e))
+			if mv.Seat >= 0 && !m.sh.IsPerson(mv.Seat) {
+				m.botScored(int(mv.Seat), before, d)
+			}
 		}
 	}
 	if m.anim == nil && m.flying == nil {
 		m.enterTurn()
 	}
+}
+
+// botScored marks a bot's score in the notepad and, when bots take their
+// time, holds the table on it (see showing): the dice it scored, on the
+// arena as it was, and what each part was worth.
+func (m *Diceflick) botScored(p int, before diceflick.Report, e diceflick.ScoreEvent) {
+	if m.fresh == nil {
+		m.fresh = map[int]int{}
+	}
+	m.fresh[p] = len(m.last.Players[p].Scores) - 1
+	d := m.sh.BotDelay().Milliseconds() * showFactor
+	if d <= 0 {
+		return
+	}
+	var holes uint32
+	for _, part := range e.Parts {
+		for _, name := range part.Holes {
+			if h, err := diceflick.ParseHole(name); err == nil {
+				holes |= 1 << h
+			}
+		}
+	}
+	m.shown = &scoreShow{before: before, holes: holes, ev: e, until: m.sh.Now() + d}
 }
 
 // settle ends a landing's animation: the die is where the rules put it.
@@ -186,8 +248,12 @@ func (m *Diceflick) enterTurn() {
 	}
 }
 
-// Tick is one frame: the landing being played back moves on.
+// Tick is one frame: the landing being played back moves on; a bot's
+// score shown long enough lets the table go on.
 func (m *Diceflick) Tick() {
+	if m.shown != nil && m.showing() == nil {
+		m.shown = nil
+	}
 	if a := m.anim; a != nil {
 		a.at += max(1, int(dfFrame.Milliseconds())/max(1, m.arena.PathStepMillis))
 		if a.at >= len(a.path)-1 {
@@ -208,6 +274,15 @@ const (
 // Key handles a key the shell did not take.
 func (m *Diceflick) Key(k tea.KeyPressMsg) bool {
 	s := k.String()
+	if m.showing() != nil {
+		// A key ends the showing of a bot's score; space and enter only
+		// that, so they never flick for a player who has not seen the aim.
+		m.shown = nil
+		if s == "space" || s == "enter" {
+			return true
+		}
+	}
+	clear(m.fresh)
 	switch {
 	case m.s().Over():
 		return false

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"testing"
+	"time"
 
 	"github.com/charmbracelet/x/exp/golden"
 )
@@ -13,6 +14,7 @@ type dfGoldenCase struct {
 	names []string
 	opts  string
 	steps func(g *table)
+	edit  func(*Config) // the table's set-up, if not the tests' own
 }
 
 // dfGoldenCases are the screens both layouts are compared on.
@@ -43,7 +45,11 @@ var dfGoldenCases = []dfGoldenCase{
 func dfGolden(t *testing.T, cases []dfGoldenCase, w, h int) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			g := newDF(t, dfPeople(c.names...), 5, c.opts, w, h)
+			var edit []func(*Config)
+			if c.edit != nil {
+				edit = append(edit, c.edit)
+			}
+			g := newDF(t, dfPeople(c.names...), 5, c.opts, w, h, edit...)
 			c.steps(g)
 			out := g.screen()
 			checkSize(t, out, w, h)
@@ -93,6 +99,7 @@ func TestDiceflickCompactGolden(t *testing.T) {
 			s.Bonus, s.FlicksLeft = true, 1
 			g.press("s")
 		}},
+		botScoredCase,
 		dfGoldenCase{name: "four_players", names: []string{"ann", "bob", "cat", "bot"}, steps: scoringArena},
 		dfGoldenCase{name: "over", names: []string{"ann", "bot"}, opts: `{"rounds":2}`, steps: dfPlayToEnd},
 		dfGoldenCase{name: "over_10", names: []string{"you", "bot"}, steps: dfPlayToEnd},
@@ -116,8 +123,29 @@ func TestDiceflickWideGolden(t *testing.T) {
 			}
 		}},
 		{name: "over", names: []string{"you", "bot", "cat"}, steps: dfPlayToEnd},
+		botScoredCase,
 	}, 120, 40)
 }
+
+// botScoredCase is a bot's score held in view (bots taking their time):
+// the dice it scored marked on the arena as it was, each part's points,
+// and who plays next.
+var botScoredCase = dfGoldenCase{name: "bot_scored", names: []string{"ann", "bot"},
+	edit: func(c *Config) { c.BotDelay = 50 * time.Millisecond },
+	steps: func(g *table) {
+		scoringArena(g)
+		g.press("enter")
+		for steps := 0; g.df().showing() == nil; steps++ {
+			if steps > 5000 {
+				g.t.Fatal("the bot's score is never shown")
+			}
+			if g.df().Animating() {
+				g.press("space")
+				continue
+			}
+			g.advance(50)
+		}
+	}}
 
 // dfStep moves a game of people and bots on by one step: a frame while a
 // landing plays or a bot acts, the best score, or a flick down the middle.

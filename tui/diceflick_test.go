@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
@@ -382,5 +383,76 @@ func TestDiceflickEverySize(t *testing.T) {
 				check()
 			})
 		}
+	}
+}
+
+// TestDiceflickBotScoreShown: a bot's score stays in view, the table held,
+// with the dice it scored on the arena as it was: until a key when a
+// person plays next (space only ends the showing, it does not flick),
+// for showFactor bot delays when a bot does. The notepad marks the bots'
+// scores until the person's next key.
+func TestDiceflickBotScoreShown(t *testing.T) {
+	const delay = 50
+	botScores := func(g *table, seat int) {
+		g.t.Helper()
+		for steps := 0; ; steps++ {
+			if steps > 5000 {
+				g.t.Fatalf("the bot never scored:\n%s", g.screen())
+			}
+			if sh := g.df().showing(); sh != nil && sh.ev.Player == g.Name(seat) {
+				return
+			}
+			if g.df().Animating() {
+				g.press("space")
+				continue
+			}
+			g.advance(delay)
+		}
+	}
+	g := newDF(t, dfPeople("ann", "bot"), 5, "", 80, 24, func(c *Config) { c.BotDelay = delay * time.Millisecond })
+	scoringArena(g)
+	g.press("enter")
+	botScores(g, 1)
+	sh := g.df().showing()
+	if sh == nil || !g.df().Holding() {
+		t.Fatal("the bot's score is not shown")
+	}
+	g.wantOnScreen(fmt.Sprintf("robo scores %s", plural(sh.ev.Total, "point", "points")), "next: ann's turn", "any key goes on")
+	if sh.ev.Total > 0 && !strings.Contains(g.screen(), "{") {
+		t.Fatalf("the scored dice are not marked:\n%s", g.screen())
+	}
+	g.advance(10 * showFactor * delay)
+	if g.df().showing() == nil {
+		t.Fatal("the showing ended before ann pressed a key")
+	}
+	moves := len(g.Record().Moves)
+	g.press("space")
+	if g.df().showing() != nil || len(g.Record().Moves) != moves {
+		t.Fatalf("space: showing %v, %d moves (was %d)", g.df().showing() != nil, len(g.Record().Moves), moves)
+	}
+	if _, ok := g.df().fresh[1]; !ok {
+		t.Fatal("the bot's score is not marked in the notepad")
+	}
+	g.wantOnScreen("ann's turn", "AIM")
+	g.press("left")
+	if len(g.df().fresh) != 0 {
+		t.Fatal("the notepad mark outlived ann's next key")
+	}
+
+	// Bots only: each score shows for showFactor delays, then the game goes on.
+	g = newDF(t, []Seat{{Name: "robo", BotKind: "aim", Bot: aimBot{}}, {Name: "otto", BotKind: "aim", Bot: aimBot{}}}, 5, "", 80, 24,
+		func(c *Config) { c.BotDelay = delay * time.Millisecond })
+	botScores(g, 0)
+	if g.df().showing() == nil {
+		t.Fatal("robo's score is not shown")
+	}
+	g.wantOnScreen("robo scores", "next: otto's turn")
+	g.advance(showFactor*delay - 1)
+	if g.df().showing() == nil {
+		t.Fatal("the showing ended early")
+	}
+	g.advance(1)
+	if g.df().showing() != nil || g.df().Holding() {
+		t.Fatal("the showing outlasts showFactor bot delays among bots")
 	}
 }

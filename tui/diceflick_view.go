@@ -3,6 +3,7 @@ package tui
 import (
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 
 	"charm.land/lipgloss/v2"
@@ -317,7 +318,7 @@ func (m *Diceflick) drawAim(c *canvas, f physics.Flick) {
 // shownAim is the flick whose guide is drawn: the person's aim while they
 // flick, or a bot's chosen flick while it is shown.
 func (m *Diceflick) shownAim() (physics.Flick, bool) {
-	if m.anim != nil || m.s().Over() {
+	if m.anim != nil || m.s().Over() || m.showing() != nil {
 		return physics.Flick{}, false
 	}
 	if b := m.botAction(); b != nil && b.Type == diceflick.ActFlick {
@@ -332,6 +333,9 @@ func (m *Diceflick) shownAim() (physics.Flick, bool) {
 // scoredHoles are the holes the scoring list's parts switched on score, and
 // those of the part under the cursor.
 func (m *Diceflick) scoredHoles() (scored, cursor uint32) {
+	if sh := m.showing(); sh != nil {
+		return sh.holes, 0
+	}
 	if !m.scoring || m.anim != nil {
 		return 0, 0
 	}
@@ -379,6 +383,9 @@ func (m *Diceflick) Render(w, h int) string {
 	shown := &rep
 	if m.anim != nil {
 		shown = &m.anim.before
+	}
+	if sh := m.showing(); sh != nil {
+		shown = &sh.before
 	}
 	left := m.arenaLines(shown, lay.scale)
 	right := m.panelLines(&rep, lay)
@@ -453,10 +460,14 @@ func (m *Diceflick) panelLines(rep *diceflick.Report, lay dfLayout) []string {
 			mark = "▶ "
 		}
 		row := mark + fmt.Sprintf("%-*s", nameW-2, ansi.Truncate(pr.Name, nameW-2, "…"))
+		fresh, isFresh := m.fresh[p]
 		for r := lo - 1; r < hi; r++ {
-			if r < len(pr.Scores) {
+			switch {
+			case r < len(pr.Scores) && isFresh && r == fresh && (rep.Over || p != m.s().Current):
+				row += " " + styleFresh.Render(fmt.Sprintf("%2d", pr.Scores[r]))
+			case r < len(pr.Scores):
 				row += fmt.Sprintf("%3d", pr.Scores[r])
-			} else {
+			default:
 				row += "  ·"
 			}
 		}
@@ -492,8 +503,14 @@ func (m *Diceflick) panelLines(rep *diceflick.Report, lay dfLayout) []string {
 	if rep.Over {
 		return fitPanel(append(out, m.endLines(rep)...), lay, 0)
 	}
-	out = append(out, m.turnLine(rep, lay)...)
+	sh := m.showing()
+	if sh == nil {
+		out = append(out, m.turnLine(rep, lay)...)
+	}
 	switch {
+	case sh != nil:
+		// A bot's score in view: the next turn shows once it has been read.
+		out = append(out, m.showLines(sh, lay)...)
 	case m.anim != nil:
 		out = append(out, packSegs(lay,
 			seg{text: fmt.Sprintf("the %s die is rolling…", m.anim.color), st: &styleYellow},
@@ -591,7 +608,7 @@ func packSegs(lay dfLayout, segs ...seg) []string {
 
 // choosingDie: a person is aiming, so the chosen die is marked in the hand.
 func (m *Diceflick) choosingDie() bool {
-	return m.anim == nil && !m.scoring && !m.botOnTurn() && m.s().Phase == diceflick.PhaseFlick
+	return m.anim == nil && m.showing() == nil && !m.scoring && !m.botOnTurn() && m.s().Phase == diceflick.PhaseFlick
 }
 
 // turnLine says whose turn it is and what is left of it.
@@ -710,6 +727,35 @@ func (m *Diceflick) scoreLines(lay dfLayout) []string {
 	return out
 }
 
+// showLines are a bot's score being shown: its total, each part with its
+// holes and points, and what was on offer when it took less.
+func (m *Diceflick) showLines(sh *scoreShow, lay dfLayout) []string {
+	e := sh.ev
+	out := packSegs(lay, seg{text: says(e.Player, "scores") + " " + plural(e.Total, "point", "points"), st: &styleFresh})
+	if len(e.Parts) == 0 {
+		out = append(out, styleFaint.Render("nothing scored this turn"))
+	}
+	for _, p := range e.Parts {
+		var what string
+		switch p.Kind {
+		case "group":
+			what = fmt.Sprintf("%s group %s", p.Color, strings.Join(p.Holes, " "))
+		case "centre":
+			what = "centre die " + strings.Join(p.Holes, " ")
+		case "blast":
+			what = fmt.Sprintf("blast die %s: its %s", p.At, p.Line)
+		}
+		out = append(out, packSegs(lay, seg{text: "  " + what}, seg{sep: " ", text: "+" + strconv.Itoa(p.Points), st: &styleBold})...)
+	}
+	if e.Total < e.Best {
+		out = append(out, styleFaint.Render(fmt.Sprintf("(%s was on offer)", plural(e.Best, "point", "points"))))
+	}
+	if !m.match.Turn().Chance {
+		out = append(out, styleFaint.Render("next: "+possessive(m.name(m.s().Current))+" turn"))
+	}
+	return out
+}
+
 func onOff(on bool) string {
 	if on {
 		return "[x]"
@@ -765,6 +811,8 @@ func (m *Diceflick) dfHelp(lay dfLayout) string {
 		add("s save the record", "q quit")
 	case m.anim != nil:
 		add("space skip the animation", "q quit")
+	case m.showing() != nil:
+		add("any key goes on", "q quit")
 	case m.botOnTurn():
 		add("watching the bot", "q quit")
 	case m.scoring:

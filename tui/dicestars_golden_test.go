@@ -26,6 +26,7 @@ func TestGolden(t *testing.T) {
 		{name: "after_bot", players: "ann,bot:random", seed: 42, w: 120, h: 40, keys: []string{"3", "o"}},
 		{name: "picker", players: "ann,bob", seed: starSeed, w: 120, h: 40, keys: []string{"3", "s", "6"}},
 		{name: "refill", players: "ann,bob", seed: starSeed, w: 120, h: 40, keys: []string{"3", "s", "6", "6", "6", "enter", "r"}},
+		{name: "refill_80", players: "ann,bob", seed: starSeed, w: 80, h: 24, keys: []string{"3", "s", "6", "6", "6", "enter", "r"}},
 		{name: "quit", players: "ann,bob", seed: 1, w: 120, h: 40, keys: []string{"3", "q"}},
 		{name: "narrow_2p", players: "ann,bot:random", seed: 42, w: 80, h: 24, keys: []string{"3", "o"}},
 		{name: "narrow_4p", players: "ann,bob,cat,bot:random", seed: 7, w: 80, h: 24, keys: []string{"3"}},
@@ -38,6 +39,10 @@ func TestGolden(t *testing.T) {
 		{name: "solo_80", players: "ann", seed: 3, w: 80, h: 24, keys: []string{"3"}},
 		{name: "you_80", players: "you,bot:greedy", seed: 42, w: 80, h: 24, keys: []string{"3"}},
 		{name: "end_solo", players: "ann", seed: 3, w: 100, h: 40, play: true},
+		// A crowded reserve: 7 dice named side by side, 9 by their letters at 80 columns.
+		{name: "reserve_7_80", players: "ann,bob", seed: 1, w: 80, h: 24, keys: []string{"3", "k", "3", "b", "3"}},
+		{name: "reserve_9_80", players: "ann,bob", seed: 1, w: 80, h: 24, keys: []string{"3", "k", "3", "b", "3", "b", "3"}},
+		{name: "reserve_9", players: "ann,bob", seed: 1, w: 120, h: 40, keys: []string{"3", "k", "3", "b", "3", "b", "3"}},
 		{name: "end_bots", players: "bot:random,bot:random,bot:random", seed: 9, w: 180, h: 45},
 	}
 	for _, c := range cases {

@@ -67,6 +67,14 @@ func dieChip(d dicestars.Die) string {
 		Render(" " + c.String() + " " + faceText(d.Face()) + " ")
 }
 
+// shortDieChip is dieChip by the colour's letter ("P4"), for a crowded
+// reserve.
+func shortDieChip(d dicestars.Die) string {
+	c := d.Color()
+	return lipgloss.NewStyle().Background(dieBG[c]).Foreground(dieFG[c]).
+		Render(" " + colorLetter(c) + faceText(d.Face()) + " ")
+}
+
 func keyHint(k string) string { return styleKey.Render("[" + k + "]") }
 
 // Render draws the screen as text (with ANSI styles) at w×h.
@@ -143,16 +151,7 @@ func (m *DiceStars) headerLine(v *dicestars.View, w int) string {
 
 // tableLines shows the reserve, bag, discard, refill, end and solo grid.
 func (m *DiceStars) tableLines(v *dicestars.View) []string {
-	s := &m.match.S
-	res := "empty"
-	if s.NReserve > 0 {
-		chips := make([]string, 0, s.NReserve)
-		for _, d := range s.ReserveDice() {
-			chips = append(chips, dieChip(d))
-		}
-		res = strings.Join(chips, " ")
-	}
-	lines := []string{styleBold.Render("Reserve ") + res}
+	lines := []string{m.reserveLine(m.widthOr())}
 	counts := func(label string, total int, by map[string]int) string {
 		parts := []string{}
 		for _, c := range m.layout.Columns {
@@ -160,18 +159,61 @@ func (m *DiceStars) tableLines(v *dicestars.View) []string {
 		}
 		return fmt.Sprintf("%s %d (%s)", label, total, strings.Join(parts, " "))
 	}
-	line := counts("Bag", v.Bag, v.BagColors) + " · " + counts("Discard", v.Discard, v.Discarded)
-	if v.RefillDue && !v.Over {
-		line += " · " + styleYellowB.Render("refill due: the discard goes back into the bag")
+	// The notes in full where they fit, else their first words (the draw
+	// prompt of a refill turn says what a refill does).
+	notes := func(short bool) string {
+		line := counts("Bag", v.Bag, v.BagColors) + " · " + counts("Discard", v.Discard, v.Discarded)
+		if v.RefillDue && !v.Over {
+			line += " · " + styleYellowB.Render(cut("refill due: the discard goes back into the bag", short))
+		}
+		if v.Ending && !v.Over {
+			line += " · " + stylePenalty.Render(cut("end triggered: last round", short))
+		}
+		return line
 	}
-	if v.Ending && !v.Over {
-		line += " · " + stylePenalty.Render("end triggered: last round")
+	line := notes(false)
+	if lipgloss.Width(line) > m.widthOr() {
+		line = notes(true)
 	}
 	lines = append(lines, line)
 	if len(v.Players) == 1 && v.Players[0].Solo != nil {
 		lines = append(lines, soloLine(v.Players[0].Solo))
 	}
 	return lines
+}
+
+// cut is a note's words before its colon when short is asked for.
+func cut(note string, short bool) string {
+	if before, _, ok := strings.Cut(note, ":"); ok && short {
+		return before
+	}
+	return note
+}
+
+// reserveLine shows the reserve's dice on one line of width w: named
+// ("purple 4") and spaced when they fit, else side by side, else by their
+// colour's letter as the sheet's columns name them ("P4"), which fits
+// every die of the bag in 80 columns.
+func (m *DiceStars) reserveLine(w int) string {
+	label := styleBold.Render("Reserve ")
+	dice := m.match.S.ReserveDice()
+	if len(dice) == 0 {
+		return label + "empty"
+	}
+	chips := make([]string, len(dice))
+	for i, d := range dice {
+		chips[i] = dieChip(d)
+	}
+	if line := label + strings.Join(chips, " "); lipgloss.Width(line) <= w {
+		return line
+	}
+	if line := label + strings.Join(chips, ""); lipgloss.Width(line) <= w {
+		return line
+	}
+	for i, d := range dice {
+		chips[i] = shortDieChip(d)
+	}
+	return label + strings.Join(chips, "")
 }
 
 func soloLine(so *dicestars.SoloReport) string {
@@ -452,7 +494,12 @@ func (m *DiceStars) actionLines(v *dicestars.View) []string {
 			if m.returnReserve {
 				state = "yes (then you draw 3)"
 			}
-			lines = append(lines, fmt.Sprintf("Refill: the discard goes back into the bag. %s also put the reserve back: %s", keyHint("r"), styleBold.Render(state)))
+			line := fmt.Sprintf("Refill: the discard goes back into the bag. %s also put the reserve back: %s", keyHint("r"), styleBold.Render(state))
+			if lipgloss.Width(line) > m.widthOr() {
+				// Narrow: the line under the prompt says what a yes means.
+				line = fmt.Sprintf("Refill: the discard goes back into the bag. %s also put the reserve back: %s", keyHint("r"), styleBold.Render(strings.TrimSuffix(state, " (then you draw 3)")))
+			}
+			lines = append(lines, line)
 		}
 		return lines
 	case dicestars.PhaseTake:

@@ -54,6 +54,10 @@ func writeGameInfo(w io.Writer, info engine.Info) {
 		return engine.Render(info.Messages, engine.Message{Key: key, Args: args})
 	}
 	fmt.Fprintf(w, "%s (%s)\n", info.Title, info.ID)
+	// The lobby's one line about the game, from the game's own catalogue.
+	if pitch := info.Messages[info.ID+".pitch"]; pitch != "" {
+		fmt.Fprintf(w, "  %s\n", pitch)
+	}
 	seats := fmt.Sprintf("%d to %d players", info.MinPlayers, info.MaxPlayers)
 	if info.MinPlayers == info.MaxPlayers {
 		seats = fmt.Sprintf("%d players", info.MinPlayers)

@@ -25,6 +25,8 @@ var serveFlags struct {
 	db         string
 	botDelay   time.Duration
 	openExpiry time.Duration
+	abandon    time.Duration
+	logMoves   int
 
 	publicURL    string
 	connsPerAddr int
@@ -40,7 +42,9 @@ var serveCmd = &cobra.Command{
 	Long: `Serve runs the web platform: open the printed address in a browser, pick a
 name, create a table and share its link. Tables and every move are kept in an
 embedded SQLite file (--db); a restarted server resumes every table where it
-was. Open tables nobody joins close after --open-expiry. Stop it with Ctrl-C.
+was. Open tables nobody joins close after --open-expiry; a game nobody has
+had open for --abandon-after leaves the lobby's lists (its players still find
+it under their games). Stop it with Ctrl-C.
 
 Connections are capped per client address (IPv6: per /64) and per table, but
 a seated player always gets in; docs/protocol.md (Limits) lists every limit.
@@ -57,6 +61,8 @@ func init() {
 	f.StringVar(&serveFlags.db, "db", "dicehall.db", "SQLite file keeping tables and moves (created if missing)")
 	f.DurationVar(&serveFlags.botDelay, "bot-delay", engine.DefaultBotDelayMs*time.Millisecond, "pause before each bot move, so people can follow it")
 	f.DurationVar(&serveFlags.openExpiry, "open-expiry", 24*time.Hour, "how long an open table waits for players after its last join before it closes (0 = for ever)")
+	f.DurationVar(&serveFlags.abandon, "abandon-after", server.DefaultAbandonAfter, "how long a game being played may go with no page open on it before the lobby's lists leave it out; its players still see it under their games (0 = never)")
+	f.IntVar(&serveFlags.logMoves, "log-moves", server.DefaultLogMoves, "how many moves' narration each table keeps for the log a page shows when it arrives mid-game or reloads (at least 1; memory grows with it)")
 	f.StringVar(&serveFlags.publicURL, "public-url", "", "the address people use, e.g. https://example.org: other Host names are refused (421) and pages must come from it (default: any host)")
 	f.IntVar(&serveFlags.connsPerAddr, "max-conns-per-addr", server.DefaultConnsPerAddr, "HTTP connections one client address may hold open at once (0 = no limit)")
 	f.IntVar(&serveFlags.wsPerAddr, "max-ws-per-addr", server.DefaultWSPerAddr, "spectators' WebSockets one client address may hold across the server; seated players always get in (0 = no limit)")
@@ -71,8 +77,11 @@ func runServe(cmd *cobra.Command, _ []string) error {
 	defer stop()
 	log := slog.Default()
 
-	if serveFlags.openExpiry < 0 || serveFlags.botDelay < 0 || serveFlags.wsIdle < 0 || serveFlags.bodyTimeout < 0 {
-		return errors.New("--open-expiry, --bot-delay, --ws-idle and --body-timeout cannot be negative")
+	if serveFlags.openExpiry < 0 || serveFlags.abandon < 0 || serveFlags.botDelay < 0 || serveFlags.wsIdle < 0 || serveFlags.bodyTimeout < 0 {
+		return errors.New("--open-expiry, --abandon-after, --bot-delay, --ws-idle and --body-timeout cannot be negative")
+	}
+	if serveFlags.logMoves < 1 {
+		return fmt.Errorf("--log-moves %d: a table's log keeps at least 1 move", serveFlags.logMoves)
 	}
 	if serveFlags.connsPerAddr < 0 || serveFlags.wsPerAddr < 0 || serveFlags.spectators < 0 {
 		return errors.New("--max-conns-per-addr, --max-ws-per-addr and --max-spectators cannot be negative (0 = no limit)")
@@ -112,6 +121,7 @@ func runServe(cmd *cobra.Command, _ []string) error {
 		return d
 	}
 	srv, err := server.New(server.Config{Store: st, Games: all.Registry, Logger: log, BotDelay: delay, OpenExpiry: expiry,
+		AbandonAfter: never(serveFlags.abandon), LogMoves: serveFlags.logMoves,
 		MaxConnsPerTable: none(serveFlags.spectators), PublicURL: serveFlags.publicURL, Budgets: budget,
 		Limits: server.Limits{ConnsPerAddr: none(serveFlags.connsPerAddr), WSPerAddr: none(serveFlags.wsPerAddr),
 			WSIdle: never(serveFlags.wsIdle), BodyTimeout: never(serveFlags.bodyTimeout)}})

@@ -39,7 +39,8 @@ func TestServeRefusesBadFlags(t *testing.T) {
 		t.Fatal("serve with a negative expiry succeeded")
 	}
 	for _, bad := range [][]string{{"--ws-idle", "-1s"}, {"--body-timeout", "-1s"}, {"--max-conns-per-addr", "-1"},
-		{"--max-ws-per-addr", "-2"}, {"--max-spectators", "-1"}, {"--public-url", "example.org"}, {"--public-url", "https://example.org/dicehall"}} {
+		{"--max-ws-per-addr", "-2"}, {"--max-spectators", "-1"},
+		{"--abandon-after", "-1m"}, {"--log-moves", "0"}, {"--public-url", "example.org"}, {"--public-url", "https://example.org/dicehall"}} {
 		if _, code := runDicehall(t, "", append([]string{"serve", "--addr", "127.0.0.1:0", "--db", filepath.Join(t.TempDir(), "x.db")}, bad...)...); code == 0 {
 			t.Fatalf("serve %v succeeded", bad)
 		}
@@ -54,7 +55,8 @@ func TestServeHelpListsLimits(t *testing.T) {
 		t.Fatalf("serve --help: exit %d", code)
 	}
 	for _, want := range []string{"--public-url", "--max-conns-per-addr int", "(default 64)", "--max-ws-per-addr", "--max-spectators int",
-		"(default 200)", "--ws-idle duration", "(default 10m0s)", "--body-timeout duration", "(default 5s)", "docs/protocol.md"} {
+		"(default 200)", "--ws-idle duration", "(default 10m0s)", "--body-timeout duration", "(default 5s)", "docs/protocol.md",
+		"--abandon-after duration", "(default 30m0s)", "--log-moves int", "(default 300)"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("serve --help lacks %q:\n%s", want, out)
 		}
@@ -193,13 +195,14 @@ func startServe(t *testing.T, bin, db string, flags ...string) *served {
 }
 
 type update struct {
-	Type    string          `json:"type"`
-	Seat    engine.Seat     `json:"seat"`
-	Version int             `json:"version"`
-	View    json.RawMessage `json:"view"`
-	Turn    engine.Turn     `json:"turn"`
-	Rule    string          `json:"rule"`
-	Code    string          `json:"code"`
+	Type    string            `json:"type"`
+	Seat    engine.Seat       `json:"seat"`
+	Version int               `json:"version"`
+	View    json.RawMessage   `json:"view"`
+	Turn    engine.Turn       `json:"turn"`
+	Rule    string            `json:"rule"`
+	Code    string            `json:"code"`
+	Log     []json.RawMessage `json:"log"`
 }
 
 type client struct {
@@ -326,12 +329,16 @@ func TestServeSurvivesSIGKILL(t *testing.T) {
 		t.Fatalf("the stored game differs from what was acknowledged:\n%s\n%s", v, acked.View)
 	}
 
-	// Start again: same seat (same cookie), same game, to the end.
-	s2 := startServe(t, bin, db)
+	// Start again: same seat (same cookie), same game, to the end. The
+	// welcome's log tells the last --log-moves moves.
+	s2 := startServe(t, bin, db, "--log-moves", "3")
 	c2 := connectTo(t, s2, created.ID, jar)
 	w := c2.next()
 	if w.Type != "welcome" || w.Seat != 0 || w.Version < len(moves) {
 		t.Fatalf("after the restart: %s seat %d version %d, %d moves were stored", w.Type, w.Seat, w.Version, len(moves))
+	}
+	if len(w.Log) != 3 {
+		t.Fatalf("--log-moves 3: the welcome tells %d moves", len(w.Log))
 	}
 	u := w
 	for steps := 0; !u.Turn.Over; steps++ {

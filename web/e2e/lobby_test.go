@@ -419,6 +419,15 @@ func TestLobbyFormLayout(t *testing.T) {
 			p.do(chromedp.Click(chromedp.CSS("#cta-create")))
 			p.waitJS(3*time.Second, `!document.querySelector('#create-form').hidden`)
 		}
+		// Every game card says in one line what the game is, under its name.
+		if bad := eval[[]string](p, `[...document.querySelectorAll('.game-card')].filter((c) => {
+			const pitch = c.querySelector('.gc-pitch'), title = c.querySelector('.gc-title');
+			return !pitch || !pitch.textContent.trim() || pitch.getBoundingClientRect().top < title.getBoundingClientRect().bottom - 1;
+		}).map((c) => c.dataset.game)`); len(bad) > 0 {
+			t.Errorf("%dpx: game cards without a pitch under the name: %v", size[0], bad)
+		}
+		p.do(chromedp.ScrollIntoView(chromedp.CSS("#f-game")))
+		p.shot(fmt.Sprintf("lobby-game-cards-%dx%d", size[0], size[1]))
 		// Every checkbox of every game: beside its label, on its line.
 		for _, id := range all.Registry.IDs() {
 			p.chooseGame(id)

@@ -158,6 +158,8 @@ export const en = {
 };
 
 export const fr = {
+  // The lobby's one line about the game (its English is in the game's catalogue).
+  'bookworm.pitch': 'Dites un mot de la catégorie qui commence par la lettre d’un dé, puis prenez ce dé ou volez-le.',
   'rule.bookworm.wrong-action': 'Ce n’est pas possible à ce moment de la manche.',
   'bw.round': 'Manche {n} · Rat de bibliothèque : {name}',
   'bw.over': 'La partie est terminée.',

@@ -77,6 +77,8 @@ export const en = {
 };
 
 export const fr = {
+  // The lobby's one line about the game (its English is in the game's catalogue).
+  'diceflick.pitch': 'Envoyez des dés d’une pichenette dans une boîte à trous, puis marquez les groupes de couleur, le centre et les lignes explosives.',
   'df.col.white': 'blanc',
   'df.col.blue': 'bleu',
   'df.col.yellow': 'jaune',

@@ -83,6 +83,8 @@ export const en = {
 };
 
 export const fr = {
+  // The lobby's one line about the game (its English is in the game's catalogue).
+  'dicestars.pitch': 'Tirez des dés, prenez une couleur ou une valeur pour votre feuille ; une ligne aux étoiles toutes cochées compte double.',
   'ds.reserve': 'Réserve',
   'ds.reserve.empty': 'La réserve est vide.',
   'ds.bag': 'Sac',

@@ -166,7 +166,7 @@ function playersText(g) {
 }
 
 // gameCards is the choice of game: one radio card per game, with its
-// players, its pitch and a link to its rules.
+// pitch under its name, its players and a link to its rules.
 function gameCards(g) {
   return h('fieldset', { id: 'f-game', class: 'game-cards' },
     h('legend', null, t('home.game')),
@@ -180,8 +180,8 @@ function gameCards(g) {
           onchange: () => { hs.game = x.id; hs.formError = ''; hs.fieldErrors = {}; renderForm(); },
         }),
         h('label', { for: id, class: 'gc-title' }, x.title),
-        h('span', { class: 'gc-about muted small', id: id + '-about' },
-          playersText(x), line ? h('span', { class: 'gc-pitch' }, line) : null),
+        h('span', { class: 'gc-about small', id: id + '-about' },
+          line ? h('span', { class: 'gc-pitch' }, line) : null, h('span', { class: 'gc-players' }, playersText(x))),
         h('a', { class: 'gc-rules small', href: '/rules/' + encodeURIComponent(x.id), 'aria-label': t('home.rules.of', { game: x.title }) }, t('home.rules')));
     }));
 }
