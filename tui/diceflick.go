@@ -354,7 +354,7 @@ func (m *Diceflick) aimKey(s string) {
 		return
 	case "s":
 		if !st.MayStop() {
-			m.sh.Fail(fmt.Sprintf("%d more flick(s) this turn before scoring", st.FlicksLeft))
+			m.sh.Fail(plural(int(st.FlicksLeft), "more flick", "more flicks") + " this turn before scoring")
 			return
 		}
 		m.startScoring()

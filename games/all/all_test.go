@@ -162,6 +162,17 @@ func withoutComments(t *testing.T, rel string) string {
 	}
 }
 
+// Every game introduces itself in one line: the lobby's card and `dicehall
+// games` show the catalogue's "<id>.pitch".
+func TestPitch(t *testing.T) {
+	for _, id := range all.Registry.IDs() {
+		g, _ := all.Registry.Lookup(id)
+		if p := g.Info().Messages[id+".pitch"]; len(p) < 20 || len(p) > 140 {
+			t.Errorf("%s: pitch %q: want one line of 20 to 140 characters in messages.json", id, p)
+		}
+	}
+}
+
 // Every event of every game is narrated from the game's own catalogue: no
 // key is missing and no argument is left unfilled, in games its bots play
 // to the end (one-player mode too, where there is one).

@@ -8,7 +8,7 @@
 // per-round breakdown).
 
 import { h, reducedMotion, sleep } from '/static/dom.js';
-import { t, currentLang } from '/static/i18n.js';
+import { t, currentLang, winnersText } from '/static/i18n.js';
 import { pref, pace } from '/static/prefs.js';
 import '/static/bookworm.messages.js';
 
@@ -673,7 +673,7 @@ export function resultText(view) {
   if (!view.over) return '';
   const w = view.winners || [];
   const best = Math.max(...(view.players || []).map((p) => p.total));
-  return t(w.length > 1 ? 'table.winners' : 'table.winner', { names: w.join(' & '), score: best });
+  return winnersText(w, best);
 }
 
 // renderResult: every round's points per player, and how the last round

@@ -14,7 +14,7 @@
 // panel never vanishes and the page never jumps.
 
 import { h, reducedMotion, sleep } from '/static/dom.js';
-import { t } from '/static/i18n.js';
+import { t, winnersText } from '/static/i18n.js';
 import { pace } from '/static/prefs.js';
 import '/static/diceflick.messages.js';
 import { api } from '/static/api.js';
@@ -1252,7 +1252,7 @@ export function resultText(view) {
   const w = view.winners || [];
   const best = Math.max(...ps.map((p) => p.total));
   if (ps.length === 1) return t('df.practice.result', { score: best });
-  return t(w.length > 1 ? 'table.winners' : 'table.winner', { names: w.join(' & '), score: best });
+  return winnersText(w, best);
 }
 
 // renderResult is the end screen's breakdown: every round of every player,

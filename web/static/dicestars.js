@@ -8,7 +8,7 @@
 // beforeUpdate, afterUpdate).
 
 import { h, reducedMotion, sleep } from '/static/dom.js';
-import { t, plural } from '/static/i18n.js';
+import { t, plural, winnersText } from '/static/i18n.js';
 import { pref, pace } from '/static/prefs.js';
 import '/static/dicestars.messages.js';
 
@@ -665,7 +665,7 @@ export function resultText(view, mySeat) {
   }
   const w = view.winners || [];
   const best = Math.max(...ps.map((p) => p.total));
-  return t(w.length > 1 ? 'table.winners' : 'table.winner', { names: w.join(' & '), score: best });
+  return winnersText(w, best);
 }
 
 // renderResult is the end screen's breakdown: each row's score, what the

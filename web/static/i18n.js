@@ -571,6 +571,12 @@ export function t(key, vars) {
   });
 }
 
+// winnersText says who won and with how much: one name, or a list put into
+// words by the page's language ("Ann and Bob", "Ann et Bob").
+export function winnersText(names, score) {
+  return t(names.length > 1 ? 'table.winners' : 'table.winner', { names, score });
+}
+
 // word writes one value of t()'s vars (see t).
 function word(v, prefix) {
   if (Array.isArray(v)) return joinList(v.map((x) => word(x, prefix)));
