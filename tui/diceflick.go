@@ -354,7 +354,7 @@ func (m *Diceflick) aimKey(s string) {
 		return
 	case "s":
 		if !st.MayStop() {
-			m.sh.Fail(plural(int(st.FlicksLeft), "more flick", "more flicks") + " this turn before scoring")
+			m.sh.Fail(plural(st.FlicksOwed(), "more flick", "more flicks") + " this turn before scoring")
 			return
 		}
 		m.startScoring()

@@ -126,7 +126,7 @@ func TestFlickChecks(t *testing.T) {
 	}
 	refused(t, m, me, flick(3), RuleNoSuchDie)
 	refused(t, m, me, score(Choice{}), RuleMustFlick)
-	if _, err := m.Apply(engine.Move{Seat: me, Action: score(Choice{})}); err == nil || err.Error() != "2 more flicks first: each turn flicks 2 dice" {
+	if _, err := m.Apply(engine.Move{Seat: me, Action: score(Choice{})}); err == nil || err.Error() != "1 more flick first: each turn flicks 2 dice" {
 		t.Errorf("scoring before flicking: %v", err)
 	}
 
@@ -225,7 +225,7 @@ func TestBonusFlick(t *testing.T) {
 		t.Fatalf("bonus draw %+v hand %v", ev[0].Data, m.S.HandOf(0))
 	}
 	refused(t, m, me, score(Choice{}), RuleMustFlick) // the 2nd flick is owed
-	if _, err := m.Apply(engine.Move{Seat: me, Action: score(Choice{})}); err == nil || err.Error() != "2 more flicks first: each turn flicks 2 dice" {
+	if _, err := m.Apply(engine.Move{Seat: me, Action: score(Choice{})}); err == nil || err.Error() != "1 more flick first: each turn flicks 2 dice" {
 		t.Errorf("scoring before the 2nd flick: %v", err)
 	}
 	flickTo(t, m, "0,0", 1)

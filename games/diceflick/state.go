@@ -178,6 +178,19 @@ func (s *State) MayStop() bool {
 	return s.Phase == PhaseFlick && s.Bonus && s.FlicksLeft <= 1
 }
 
+// FlicksOwed is how many flicks the turn still requires before scoring: the
+// bonus die's flick may be skipped, so it is not owed.
+func (s *State) FlicksOwed() int {
+	if s.Phase != PhaseFlick {
+		return 0
+	}
+	n := int(s.FlicksLeft)
+	if s.Bonus {
+		n--
+	}
+	return max(n, 0)
+}
+
 // Over reports the end of the game.
 func (s *State) Over() bool { return s.Phase == PhaseOver }
 
@@ -220,14 +233,15 @@ func (s *State) Check(a *Action) error {
 	want := map[Phase]ActionType{PhaseDraw: ActDraw, PhaseFlick: ActFlick, PhaseLand: ActLand, PhaseScore: ActScore}[s.Phase]
 	if a.Type != want && !(a.Type == ActScore && s.MayStop()) {
 		if s.Phase == PhaseFlick && a.Type == ActScore {
+			owed := s.FlicksOwed()
 			flicks, dice := "flicks", "dice"
-			if s.FlicksLeft == 1 {
+			if owed == 1 {
 				flicks = "flick"
 			}
 			if s.C.Flicks == 1 {
 				dice = "die"
 			}
-			return engine.Refusef(RuleMustFlick, "%d more %s first: each turn flicks %d %s", s.FlicksLeft, flicks, s.C.Flicks, dice)
+			return engine.Refusef(RuleMustFlick, "%d more %s first: each turn flicks %d %s", owed, flicks, s.C.Flicks, dice)
 		}
 		return engine.Refusef(engine.ErrWrongAction.Rule, "a %s is not allowed now: the turn waits for a %s", a.Kind(), want.kind())
 	}
