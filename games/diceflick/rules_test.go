@@ -126,7 +126,7 @@ func TestFlickChecks(t *testing.T) {
 	}
 	refused(t, m, me, flick(3), RuleNoSuchDie)
 	refused(t, m, me, score(Choice{}), RuleMustFlick)
-	if _, err := m.Apply(engine.Move{Seat: me, Action: score(Choice{})}); err == nil || err.Error() != "1 more flick first: each turn flicks 2 dice" {
+	if _, err := m.Apply(engine.Move{Seat: me, Action: score(Choice{})}); err == nil || err.Error() != "2 more flicks first: each turn flicks 2 dice" {
 		t.Errorf("scoring before flicking: %v", err)
 	}
 
