@@ -183,6 +183,11 @@ func TestTwoPlayersPlayAWholeGame(t *testing.T) {
 	if !strings.Contains(alert, "must draw 3") {
 		t.Errorf("refusal shown as %q, want the server's reason (must draw 3)", alert)
 	}
+	// In French the page words it itself, from the game's own dictionary.
+	fr := eval[string](ann, `import('/static/i18n.js').then((m) => { const was = m.currentLang(); m.setLang('fr'); const s = m.refusal('must-draw-three', 'x', 'dicestars'); m.setLang(was); return s; })`)
+	if !strings.Contains(fr, "tirer 3 dés") {
+		t.Errorf("the French refusal reads %q", fr)
+	}
 	if role := eval[string](ann, `document.querySelector('[data-testid=alert]').getAttribute('role')`); role != "alert" {
 		t.Errorf("the refusal area has role %q", role)
 	}

@@ -74,6 +74,16 @@ export const en = {
   'df.is.best': 'This is the best choice.',
   'rule.diceflick.must-flick': 'Flick the rest of your dice first: each turn flicks every die drawn before scoring.',
   'df.practice.result': 'Practice over: {score} {score:point:points}.',
+  'rule.diceflick.bad-flick': 'That flick is not allowed: base 0 to 3, angle within ±75°, power 0 to 1.',
+  'rule.diceflick.group-color': 'A group must be of one colour.',
+  'rule.diceflick.group-not-adjacent': 'A group’s dice must touch along their sides.',
+  'rule.diceflick.group-size': 'A group needs at least 3 dice or markers.',
+  'rule.diceflick.hole-taken': 'That hole already holds a die.',
+  'rule.diceflick.no-such-die': 'There is no such die.',
+  'rule.diceflick.not-scorable': 'That hole has nothing to score.',
+  'rule.diceflick.roll-count': 'A roll needs one face per die.',
+  'rule.diceflick.roll-face': 'A die does not have that face.',
+  'rule.diceflick.used-twice': 'A die or marker may count only once.',
 };
 
 export const fr = {
@@ -181,6 +191,16 @@ export const fr = {
   'diceflick.round-end': '── fin de la manche {round}, totaux : {totals}',
   'diceflick.over': 'partie terminée : {who} {who:a gagné:ont gagné}',
   'rule.diceflick.must-flick': 'Il vous reste des dés à lancer : chaque tour, on lance d’une pichenette tous les dés tirés avant de marquer.',
+  'rule.diceflick.bad-flick': 'Pichenette impossible : base 0 à 3, angle dans ±75°, force de 0 à 1.',
+  'rule.diceflick.group-color': 'Un groupe est d’une seule couleur.',
+  'rule.diceflick.group-not-adjacent': 'Les dés d’un groupe se touchent par un côté.',
+  'rule.diceflick.group-size': 'Un groupe compte au moins 3 dés ou marqueurs.',
+  'rule.diceflick.hole-taken': 'Ce trou contient déjà un dé.',
+  'rule.diceflick.no-such-die': 'Ce dé n’existe pas.',
+  'rule.diceflick.not-scorable': 'Ce trou n’a rien à marquer.',
+  'rule.diceflick.roll-count': 'Un lancer donne une face par dé.',
+  'rule.diceflick.roll-face': 'Un dé n’a pas cette face.',
+  'rule.diceflick.used-twice': 'Un dé ou un marqueur ne compte qu’une fois.',
 };
 
 addTranslations({ en, fr });

@@ -80,6 +80,17 @@ export const en = {
   'ds.res.stars': 'of which stars',
   'ds.res.opp': '{m} × {pts} = {opp}',
   'ds.res.note': 'A row scores its sum, twice its sum when all its multipliers are marked (×2), nothing when only some are (★ 0).',
+  'rule.dicestars.bad-value': 'A value is from 2 to 6.',
+  'rule.dicestars.column-full': 'That column has too few empty cells for these dice, and another choice fits: take one that fits.',
+  'rule.dicestars.draw-count': 'A draw is of 1, 2 or 3 dice.',
+  'rule.dicestars.multipliers': 'The stars cannot be placed like that: mark one free multiplier cell per star.',
+  'rule.dicestars.must-draw-three': 'The reserve is empty or shows only stars, so you must draw 3 dice.',
+  'rule.dicestars.no-such-dice': 'The reserve has no such dice.',
+  'rule.dicestars.penalty-not-stars': 'Nothing fits your sheet, so the penalty must be a colour or a value, not the stars.',
+  'rule.dicestars.return-reserve-without-refill': 'The reserve can go back into the bag only together with a refill.',
+  'rule.dicestars.roll-count': 'A roll needs one face per die.',
+  'rule.dicestars.roll-face': 'A die does not have that face.',
+  'rule.dicestars.row-full': 'That row has too few empty cells for these dice, and another choice fits: take one that fits.',
 };
 
 export const fr = {
@@ -186,6 +197,17 @@ export const fr = {
   'dicestars.over': 'partie terminée',
   'dicestars.over.winner': 'partie terminée : {who} gagne',
   'dicestars.over.winners': 'partie terminée : {who} se partagent la victoire',
+  'rule.dicestars.bad-value': 'Une valeur va de 2 à 6.',
+  'rule.dicestars.column-full': 'Cette colonne n’a plus assez de cases vides pour ces dés, et un autre choix rentre : prenez un choix qui rentre.',
+  'rule.dicestars.draw-count': 'On tire 1, 2 ou 3 dés.',
+  'rule.dicestars.multipliers': 'Les étoiles ne peuvent pas être placées ainsi : cochez un multiplicateur libre par étoile.',
+  'rule.dicestars.must-draw-three': 'La réserve est vide ou ne montre que des étoiles : vous devez tirer 3 dés.',
+  'rule.dicestars.no-such-dice': 'La réserve ne contient pas de tels dés.',
+  'rule.dicestars.penalty-not-stars': 'Rien ne rentre sur votre feuille : la pénalité doit être une couleur ou une valeur, pas les étoiles.',
+  'rule.dicestars.return-reserve-without-refill': 'La réserve ne retourne dans le sac qu’avec un remplissage.',
+  'rule.dicestars.roll-count': 'Un lancer donne une face par dé.',
+  'rule.dicestars.roll-face': 'Un dé n’a pas cette face.',
+  'rule.dicestars.row-full': 'Cette ligne n’a plus assez de cases vides pour ces dés, et un autre choix rentre : prenez un choix qui rentre.',
 };
 
 addTranslations({ en, fr });
