@@ -242,7 +242,16 @@ func (t *table) chat(c *conn, m clientMsg) {
 		t.refuse(c, m.ID, "chat-too-fast", fmt.Sprintf("at most %d chat messages every %d seconds: %s", ChatRate, int(ChatWindow/time.Second), wait(d)))
 		return
 	}
-	line.Table, line.At = t.id, now.UTC()
+	// Game time orders lines and moves for the replay: a line is stamped
+	// after every move made before it, and moves after it are stamped no
+	// earlier than it (a move said to be at the same millisecond as a line
+	// came after it).
+	ms := t.gameNow()
+	if t.version > 0 && t.lastAt >= ms {
+		ms = t.lastAt + 1
+	}
+	t.lastAt = max(t.lastAt, ms)
+	line.Table, line.At = t.id, t.ruleTime(ms).UTC()
 	ctx, cancel := context.WithTimeout(context.Background(), t.s.cfg.StoreTimeout)
 	stored, err := t.s.store.AppendChat(ctx, line)
 	cancel()
@@ -263,14 +272,15 @@ func (t *table) chat(c *conn, m clientMsg) {
 }
 
 // replayChat is a finished table's chat for its replay, each line with its
-// step: how many of the moves were made by then.
+// step: how many of the moves were made before it (moves stamped earlier
+// than it; see table.chat).
 func replayChat(meta store.Table, chat []store.ChatMessage, moves []engine.LoggedMove) []chatLine {
 	out := make([]chatLine, 0, len(chat))
 	for _, m := range chat {
 		l := wireChat(m)
 		at := m.At.Sub(meta.Created).Milliseconds()
 		step := 0
-		for step < len(moves) && moves[step].At <= at {
+		for step < len(moves) && moves[step].At < at {
 			step++
 		}
 		l.Step = &step

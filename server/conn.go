@@ -49,10 +49,10 @@ type conn struct {
 	// The signed-in account of the request, if any: a spectator chats
 	// under its name.
 	accountID, accountName string
-	send      chan []byte
-	ctx       context.Context
-	cancel    context.CancelFunc
-	closeOnce sync.Once
+	send                   chan []byte
+	ctx                    context.Context
+	cancel                 context.CancelFunc
+	closeOnce              sync.Once
 	// closeAfterQueue's close, read by the writer after its nil message.
 	closeCode   websocket.StatusCode
 	closeReason string
