@@ -39,10 +39,10 @@ function timeOf(at) {
 
 // chatLineEl draws one line: time, name (a spectator marked as one), the
 // text, and (with onMute) a button to mute its sender.
-export function chatLineEl(line, { mySeat = null, onMute = null } = {}) {
+// mine: the line is this page's own (no mute button).
+export function chatLineEl(line, { mine = false, onMute = null } = {}) {
   const spectator = line.role !== 'player';
   const name = line.name || '?';
-  const mine = !spectator && mySeat !== null && line.seat === mySeat;
   return h('li', { class: `chat-line${spectator ? ' spectator' : ' player'}${mine ? ' me' : ''}`, 'data-index': line.index, 'data-sender': senderKey(line) },
     h('span', { class: 'chat-meta' },
       h('time', { class: 'chat-time', datetime: line.at }, timeOf(line.at)), ' ',
@@ -96,7 +96,9 @@ export function chatPanel(ctx) {
   };
   const el = h('section', { class: 'card chat-card', 'aria-labelledby': 'chat-h', 'data-testid': 'chat' });
   const toggle = h('button', { type: 'button', class: 'chat-toggle', id: 'chat-h', 'aria-controls': 'chat-body', 'data-testid': 'chat-toggle', onclick: () => { cs.open = !cs.open; if (cs.open) cs.unread = 0; render(); if (cs.open) input.focus(); } });
-  const list = h('ol', { class: 'chat-list', role: 'log', 'aria-live': 'polite', 'aria-labelledby': 'chat-h', tabindex: 0, 'data-testid': 'chat-list' });
+  const list = h('ol', { class: 'chat-list', 'data-testid': 'chat-list' });
+  // Focusable, so the keyboard can scroll it.
+  const box = h('div', { class: 'chat-log', role: 'log', 'aria-live': 'polite', 'aria-labelledby': 'chat-h', tabindex: 0 }, list);
   const note = h('div', { class: 'chat-note' });
   const counter = h('span', { class: 'chat-count small', id: 'chat-count', 'data-testid': 'chat-count' });
   const input = h('input', {
@@ -111,7 +113,7 @@ export function chatPanel(ctx) {
   const form = h('form', { class: 'chat-form', onsubmit: (e) => { e.preventDefault(); submit(); } },
     nameField, h('div', { class: 'chat-row' }, inputLabel, input, sendBtn), counter);
   const closed = h('p', { class: 'muted small chat-closed', 'data-testid': 'chat-closed' });
-  const body = h('div', { class: 'chat-body', id: 'chat-body' }, list, note, form, closed);
+  const body = h('div', { class: 'chat-body', id: 'chat-body' }, box, note, form, closed);
   el.append(h('h2', { class: 'chat-head' }, toggle), body);
 
   function count() {
@@ -138,6 +140,12 @@ export function chatPanel(ctx) {
     count();
   }
 
+  // mine: a seated page's lines by its seat, a spectator's by its name.
+  function mine(line) {
+    if (ctx.seat() >= 0) return line.role === 'player' && line.seat === ctx.seat();
+    return line.role !== 'player' && senderKey(line) === senderKey({ name: cleanName(nameInput.value) });
+  }
+
   function mute(line) {
     setMuted(senderKey(line), true);
   }
@@ -145,13 +153,13 @@ export function chatPanel(ctx) {
   function drawLines() {
     // Drawn afresh (a welcome, a mute, the language): nothing is new, so
     // screen readers are not read the whole chat again.
-    list.setAttribute('aria-live', 'off');
+    box.setAttribute('aria-live', 'off');
     const { shown, hidden } = hiddenOf(cs.lines);
-    replace(list, shown.length ? shown.map((l) => chatLineEl(l, { mySeat: ctx.seat(), onMute: mute }))
+    replace(list, shown.length ? shown.map((l) => chatLineEl(l, { mine: mine(l), onMute: mute }))
       : h('li', { class: 'muted chat-empty' }, t('chat.empty')));
     replace(note, mutedNote(hidden));
-    list.scrollTop = list.scrollHeight;
-    setTimeout(() => list.setAttribute('aria-live', 'polite'), 0);
+    box.scrollTop = box.scrollHeight;
+    setTimeout(() => box.setAttribute('aria-live', 'polite'), 0);
   }
 
   function render() {
@@ -190,14 +198,13 @@ export function chatPanel(ctx) {
       cs.lines.push(line);
       if (cs.lines.length > KEEP) cs.lines.splice(0, cs.lines.length - KEEP);
       const muted = mutedSenders().has(senderKey(line));
-      const mine = line.role === 'player' ? line.seat === ctx.seat() : false;
-      if (!cs.open && !muted && !mine) { cs.unread++; render(); return; }
+      if (!cs.open && !muted && !mine(line)) { cs.unread++; render(); return; }
       if (muted) { replace(note, mutedNote(hiddenOf(cs.lines).hidden)); return; }
       list.querySelector('.chat-empty')?.remove();
-      const stick = list.scrollHeight - list.scrollTop - list.clientHeight < 40;
-      list.append(chatLineEl(line, { mySeat: ctx.seat(), onMute: mute }));
+      const stick = box.scrollHeight - box.scrollTop - box.clientHeight < 40;
+      list.append(chatLineEl(line, { mine: mine(line), onMute: mute }));
       while (list.children.length > KEEP) list.firstElementChild.remove();
-      if (stick) list.scrollTop = list.scrollHeight;
+      if (stick) box.scrollTop = box.scrollHeight;
     },
     // refused: a request was refused; a chat line's text comes back to
     // the field (unless something new was typed meanwhile).

@@ -123,10 +123,10 @@ export function replayViewer({ tableId, renderer, mySeat, names, localize = (v) 
     talk.hidden = !rs.data?.chat?.length;
     if (talk.hidden) { talk.replaceChildren(); return; }
     const { shown, hidden } = hiddenOf(said);
-    const list = h('ol', { class: 'chat-list', tabindex: 0, 'aria-labelledby': 'replay-talk-h' },
-      shown.length ? shown.map((l) => chatLineEl(l)) : h('li', { class: 'muted' }, t('chat.empty')));
-    replace(talk, h('h3', { id: 'replay-talk-h' }, t('chat.title')), list, mutedNote(hidden));
-    list.scrollTop = list.scrollHeight;
+    const box = h('div', { class: 'chat-log', role: 'region', tabindex: 0, 'aria-labelledby': 'replay-talk-h' },
+      h('ol', { class: 'chat-list' }, shown.length ? shown.map((l) => chatLineEl(l)) : h('li', { class: 'muted' }, t('chat.empty'))));
+    replace(talk, h('h3', { id: 'replay-talk-h' }, t('chat.title')), box, mutedNote(hidden));
+    box.scrollTop = box.scrollHeight;
   }
   onMuteChange(() => { if (el.isConnected) drawTalk(); });
 
