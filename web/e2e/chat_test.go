@@ -134,5 +134,13 @@ func TestTableChat(t *testing.T) {
 	carol.waitJS(5*time.Second, `document.querySelector('[data-testid=replay-chat]').textContent.includes('what a game')`)
 	carol.do(chromedp.ScrollIntoView(chromedp.CSS(`[data-testid=replay-chat]`)))
 	carol.shot("chat-replay-1440x900")
+
+	// A table whose chat is for its players: a spectator reads, and is told.
+	quiet := carol.createTable(`{game: 'dicestars', settings: {chat: 'players'}, seats: [{kind: 'bot', bot: 'random'}, {kind: 'bot', bot: 'random'}]}`)
+	carol.do(chromedp.Navigate(ts.URL + "/t/" + quiet))
+	carol.waitJS(10*time.Second, `!!document.body.dataset.status && !document.querySelector('[data-testid=chat-closed]').hidden && document.querySelector('.chat-form').hidden`)
+	if s := carol.text(`[data-testid=chat-closed]`); s != "Only the players can write in this chat." {
+		t.Errorf("players-only note: %q", s)
+	}
 	carol.noExceptions()
 }
