@@ -305,9 +305,9 @@ function renderForm() {
     gameCards(g),
     h('div', { class: 'field-pair' },
       h('p', { class: 'field' }, h('label', { for: 'f-players' }, t('home.players')), playersSel),
-      h('p', { class: 'field' }, h('label', { for: 'f-clock' }, t('home.clock')), clockSel),
-      h('p', { class: 'field' }, h('label', { for: 'f-chat' }, t('home.chat')), chatSel)),
+      h('p', { class: 'field' }, h('label', { for: 'f-clock' }, t('home.clock')), clockSel)),
     h('p', { class: 'muted small hint', id: 'clock-hint' }, t('home.clock.hint')),
+    h('div', { class: 'field-pair' }, h('p', { class: 'field' }, h('label', { for: 'f-chat' }, t('home.chat')), chatSel)),
     h('ul', { class: 'seat-fields' }, seatFields),
     offered(g).map((o) => optionField(g, o)),
     // The button stays in sight while a long form scrolls.
