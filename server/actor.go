@@ -48,6 +48,7 @@ type table struct {
 	state    engine.State
 	version  int     // moves stored (and applied to state)
 	history  moveLog // the narration of the last moves, for welcomes
+	chats    chatState
 	lastAt   int64
 	loadedAt int64 // game time the table was loaded from the store (0: created here)
 	conns    map[*conn]struct{}
@@ -82,10 +83,15 @@ func (s *Server) loadTable(ctx context.Context, id string) (*table, error) {
 	if err != nil {
 		return nil, fmt.Errorf("load moves of table %s: %w", id, err)
 	}
+	chats, err := s.loadChat(ctx, id)
+	if err != nil {
+		return nil, err
+	}
 	t, err := s.newTable(meta)
 	if err != nil {
 		return nil, err
 	}
+	t.chats = chats
 	if err := t.rebuild(moves); err != nil {
 		t.stop()
 		return nil, fmt.Errorf("table %s: %w", id, err)

@@ -46,10 +46,13 @@ type conn struct {
 	log       *slog.Logger
 	tokenHash string
 	seat      engine.Seat // set by the actor when it attaches the connection
-	send      chan []byte
-	ctx       context.Context
-	cancel    context.CancelFunc
-	closeOnce sync.Once
+	// The signed-in account of the request, if any: a spectator chats
+	// under its name.
+	accountID, accountName string
+	send                   chan []byte
+	ctx                    context.Context
+	cancel                 context.CancelFunc
+	closeOnce              sync.Once
 	// closeAfterQueue's close, read by the writer after its nil message.
 	closeCode   websocket.StatusCode
 	closeReason string
@@ -247,6 +250,8 @@ func (c *conn) handle(data []byte) {
 		c.post(m.ID, func() { t.reclaim(c, m) })
 	case "takeover":
 		c.post(m.ID, func() { t.takeover(c, m) })
+	case "chat":
+		c.post(m.ID, func() { t.chat(c, m) })
 	case "":
 		c.sendError(m.ID, "malformed", "the message has no type")
 	default:

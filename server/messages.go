@@ -81,6 +81,9 @@ type settings struct {
 	TurnSeconds int `json:"turnSeconds"`
 	// BotDelayMs overrides the server's pause before bot moves.
 	BotDelayMs *int `json:"botDelayMs,omitempty"`
+	// Chat says who may write in the table's chat: "all" (the default,
+	// also "") or "players" (spectators read only).
+	Chat string `json:"chat,omitempty"`
 }
 
 // clientMsg is any message from a browser; Type says which fields count.
@@ -90,6 +93,9 @@ type clientMsg struct {
 	Action  json.RawMessage `json:"action,omitempty"`
 	Version *int            `json:"version,omitempty"`
 	Seat    *int            `json:"seat,omitempty"`
+	// Text and Name are a chat line's (Name: a spectator's name).
+	Text *string `json:"text,omitempty"`
+	Name string  `json:"name,omitempty"`
 }
 
 type wireMove struct {
@@ -109,6 +115,9 @@ type welcomeMsg struct {
 	// first, each with the version after it: what a page shows as what
 	// happened, after a reload or when watching from the middle.
 	Log []logEntry `json:"log"`
+	// Chat is the latest lines of the table's chat (up to ChatWelcome),
+	// oldest first.
+	Chat []chatLine `json:"chat"`
 }
 
 type updateMsg struct {
@@ -161,6 +170,8 @@ type replayBody struct {
 	Players []string     `json:"players"`
 	Seat    engine.Seat  `json:"seat"`
 	Steps   []replayStep `json:"steps"`
+	// Chat is the table's chat, oldest first, each line with its step.
+	Chat []chatLine `json:"chat"`
 }
 
 // wireTurn gives a Turn the JSON shape clients can rely on: lists, never null.

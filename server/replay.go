@@ -76,7 +76,19 @@ func (s *Server) replay(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusInternalServerError, "internal", "the game of this table is not known")
 		return
 	}
-	key := fmt.Sprintf("%s-%d-%d", meta.ID, meta.Version, seat)
+	// The chat may go on after the end ("good game"): its length is part
+	// of what the replay is.
+	last, err := s.store.ChatLatest(r.Context(), meta.ID, 1)
+	if err != nil {
+		s.log.Error("replay chat", "table", meta.ID, "err", err)
+		writeError(w, http.StatusInternalServerError, "internal", "the game could not be replayed")
+		return
+	}
+	chatLen := 0
+	if len(last) > 0 {
+		chatLen = last[0].Index + 1
+	}
+	key := fmt.Sprintf("%s-%d-%d-%d", meta.ID, meta.Version, seat, chatLen)
 	etag := fmt.Sprintf(`"r-%s-%s"`, key, buildTag())
 	w.Header().Set("ETag", etag)
 	w.Header().Set("Cache-Control", fmt.Sprintf("public, max-age=%d", int(replayMaxAge.Seconds())))
@@ -98,6 +110,11 @@ func (s *Server) replay(w http.ResponseWriter, r *http.Request) {
 		if err != nil {
 			return nil, err
 		}
+		chat, err := s.store.Chat(r.Context(), meta.ID, 0, ChatMaxLines)
+		if err != nil {
+			return nil, fmt.Errorf("chat: %w", err)
+		}
+		rep.Chat = replayChat(meta, chat, moves)
 		data, err := json.Marshal(rep)
 		return append(data, '\n'), err
 	})
@@ -133,7 +150,7 @@ func etagMatch(header, etag string) bool {
 
 // buildReplay plays a record move by move, keeping what seat saw after each.
 func buildReplay(g engine.Game, players []string, options json.RawMessage, moves []engine.LoggedMove, seat engine.Seat) (replayBody, error) {
-	body := replayBody{Players: players, Seat: seat, Steps: make([]replayStep, 0, len(moves)+1)}
+	body := replayBody{Players: players, Seat: seat, Steps: make([]replayStep, 0, len(moves)+1), Chat: []chatLine{}}
 	step := func(st engine.State, m *wireMove, ev []engine.Event) error {
 		v, err := json.Marshal(st.View(seat))
 		if err != nil {

@@ -177,5 +177,6 @@ func (t *table) welcome(c *conn) {
 	sum := t.publish()
 	c.told = sum.Seats
 	c.enqueue(mustJSON(welcomeMsg{Type: "welcome", Seat: c.seat, Table: sum, Version: t.version,
-		View: view, Turn: wireTurn(t.state.Turn()), Deadline: t.deadlineMs(c.seat), Log: t.history.last()}))
+		View: view, Turn: wireTurn(t.state.Turn()), Deadline: t.deadlineMs(c.seat), Log: t.history.last(),
+		Chat: wireChats(t.chats.latest)}))
 }

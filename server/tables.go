@@ -31,6 +31,9 @@ func parseSettings(raw json.RawMessage) (settings, error) {
 	if set.BotDelayMs != nil && (*set.BotDelayMs < 0 || *set.BotDelayMs > maxBotDelayMs) {
 		return set, fmt.Errorf("settings: botDelayMs must be between 0 and %d", maxBotDelayMs)
 	}
+	if set.Chat != "" && set.Chat != chatAll && set.Chat != chatPlayers {
+		return set, fmt.Errorf("settings: chat is %q (everybody may write) or %q (only the players)", chatAll, chatPlayers)
+	}
 	return set, nil
 }
 

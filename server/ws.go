@@ -62,6 +62,11 @@ func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
 		ctx: ctx, cancel: cancel, log: s.log.With("table", id, "remote", clientAddr(r)),
 		bucket: bucket{rate: s.cfg.MsgRate, burst: float64(s.cfg.MsgBurst)},
 		addr:   addr, serial: s.connSeq.Add(1), born: time.Now()}
+	// COORDINATOR (chat ↔ ident): once s.account (server/auth.go) is here,
+	// a signed-in spectator chats under the account's name:
+	//	if a, ok := s.account(r); ok {
+	//		c.accountID, c.accountName = a.ID, a.Name
+	//	}
 	defer func() {
 		if c.counted.Load() {
 			s.wsConns.release(addr)

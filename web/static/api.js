@@ -9,8 +9,8 @@ export class APIError extends Error {
   }
 }
 
-async function call(method, path, body) {
-  const init = { method, headers: {}, credentials: 'same-origin' };
+async function call(method, path, body, extra = {}) {
+  const init = { method, headers: {}, credentials: 'same-origin', ...extra };
   if (body !== undefined) {
     init.headers['Content-Type'] = 'application/json';
     init.body = JSON.stringify(body);
@@ -43,8 +43,10 @@ export const api = {
   create: (req) => call('POST', '/api/tables', req),
   join: (id, seat, name) => call('POST', '/api/tables/' + encodeURIComponent(id) + '/join', { seat, name }),
   rematch: (id) => call('POST', '/api/tables/' + encodeURIComponent(id) + '/rematch'),
+  // Asked again each time (a 304 when nothing changed): the chat of a
+  // finished table may still grow.
   replay: (id, seat) => call('GET', '/api/tables/' + encodeURIComponent(id) + '/replay' +
-    (seat === null || seat === undefined || seat < 0 ? '' : '?seat=' + seat)),
+    (seat === null || seat === undefined || seat < 0 ? '' : '?seat=' + seat), undefined, { cache: 'no-cache' }),
 };
 
 export function savedName() {

@@ -18,6 +18,7 @@ const hs = {
   // or after switching games) becomes the game's default bot.
   seats: ['human', 'bot:', 'bot:', 'bot:', 'bot:', 'bot:', 'bot:', 'bot:'],
   clock: 0,
+  chat: 'all', // who may write in the table's chat: 'all' or 'players'
   options: {}, // game id -> option name -> the value chosen
   // null: not loaded yet. mine holds the tables where this browser has a
   // seat (GET /api/tables/mine), with their seat and yourTurn.
@@ -297,6 +298,8 @@ function renderForm() {
   const clockSel = h('select', { id: 'f-clock', 'aria-describedby': 'clock-hint', onchange: (e) => { hs.clock = Number(e.target.value); } },
     [0, 30, 60, 120, 300].map((s) => h('option', { value: String(s), selected: s === hs.clock }, clockText(s))));
 
+  const chatSel = h('select', { id: 'f-chat', onchange: (e) => { hs.chat = e.target.value; } },
+    ['all', 'players'].map((v) => h('option', { value: v, selected: v === hs.chat }, t('home.chat.' + v))));
   showFormError();
   replace(els.form,
     gameCards(g),
@@ -304,6 +307,7 @@ function renderForm() {
       h('p', { class: 'field' }, h('label', { for: 'f-players' }, t('home.players')), playersSel),
       h('p', { class: 'field' }, h('label', { for: 'f-clock' }, t('home.clock')), clockSel)),
     h('p', { class: 'muted small hint', id: 'clock-hint' }, t('home.clock.hint')),
+    h('div', { class: 'field-pair' }, h('p', { class: 'field' }, h('label', { for: 'f-chat' }, t('home.chat')), chatSel)),
     h('ul', { class: 'seat-fields' }, seatFields),
     offered(g).map((o) => optionField(g, o)),
     // The button stays in sight while a long form scrolls.
@@ -347,7 +351,7 @@ async function create() {
   hs.formError = '';
   renderForm();
   try {
-    const res = await api.create({ game: g.id, name, options, settings: { turnSeconds: hs.clock }, seats });
+    const res = await api.create({ game: g.id, name, options, settings: { turnSeconds: hs.clock, chat: hs.chat }, seats });
     location.href = '/t/' + encodeURIComponent(res.id);
   } catch (e) {
     hs.busy = false;

@@ -205,6 +205,33 @@ const en = {
 
 
   'rule.no-physics': 'This table cannot simulate flicks.',
+
+  // --- table chat (chat.js, the lobby's chat setting, the chat's refusals)
+  'chat.title': 'Chat',
+  'chat.title.new': 'Chat ({n} new)',
+  'chat.empty': 'No messages yet.',
+  'chat.spectator': 'watching',
+  'chat.mute': 'Mute {name}',
+  'chat.unmute': 'Show {name}',
+  'chat.muted': '{n} {n:message:messages} muted.',
+  'chat.name': 'Your name in the chat',
+  'chat.name.missing': 'Choose a name to write in the chat.',
+  'chat.input': 'Message',
+  'chat.placeholder': 'Say something…',
+  'chat.send': 'Send',
+  'chat.count': '{n}/{max}',
+  'chat.players.only': 'Only the players can write in this chat.',
+  'home.chat': 'Who can chat',
+  'home.chat.all': 'Everyone',
+  'home.chat.players': 'Players only',
+  'rule.chat-empty': 'Write something to send.',
+  'rule.chat-too-long': 'A chat message is at most 300 characters.',
+  'rule.chat-too-fast': 'At most 5 chat messages every 10 seconds: wait a moment.',
+  'rule.chat-busy': 'The spectators are writing a lot just now: wait a moment.',
+  'rule.chat-players-only': 'Only the players can write in this table’s chat.',
+  'rule.chat-bad-name': 'That name cannot be used in the chat: pick another.',
+  'rule.chat-name-taken': 'A player at this table has that name: pick another.',
+  'rule.chat-full': 'This table’s chat is full.',
 };
 
 const fr = {
@@ -410,6 +437,33 @@ const fr = {
 
 
   'rule.no-physics': 'Cette table ne sait pas simuler les pichenettes.',
+
+  // --- chat de table (chat.js, le réglage du salon, les refus du chat)
+  'chat.title': 'Discussion',
+  'chat.title.new': 'Discussion ({n} {n:nouveau:nouveaux})',
+  'chat.empty': 'Aucun message pour l’instant.',
+  'chat.spectator': 'spectateur',
+  'chat.mute': 'Masquer {name}',
+  'chat.unmute': 'Afficher {name}',
+  'chat.muted': '{n} {n:message masqué:messages masqués}.',
+  'chat.name': 'Votre nom dans la discussion',
+  'chat.name.missing': 'Choisissez un nom pour écrire dans la discussion.',
+  'chat.input': 'Message',
+  'chat.placeholder': 'Dites quelque chose…',
+  'chat.send': 'Envoyer',
+  'chat.count': '{n}/{max}',
+  'chat.players.only': 'Seuls les joueurs peuvent écrire dans cette discussion.',
+  'home.chat': 'Qui peut discuter',
+  'home.chat.all': 'Tout le monde',
+  'home.chat.players': 'Joueurs seulement',
+  'rule.chat-empty': 'Écrivez quelque chose avant d’envoyer.',
+  'rule.chat-too-long': 'Un message fait au plus 300 caractères.',
+  'rule.chat-too-fast': 'Au plus 5 messages toutes les 10 secondes : patientez un instant.',
+  'rule.chat-busy': 'Les spectateurs écrivent beaucoup en ce moment : patientez un instant.',
+  'rule.chat-players-only': 'Seuls les joueurs peuvent écrire dans la discussion de cette table.',
+  'rule.chat-bad-name': 'Ce nom ne peut pas servir dans la discussion : choisissez-en un autre.',
+  'rule.chat-name-taken': 'Un joueur de cette table porte ce nom : choisissez-en un autre.',
+  'rule.chat-full': 'La discussion de cette table est pleine.',
 };
 
 const dicts = { en, fr };

@@ -7,6 +7,7 @@ import { h, replace } from '/static/dom.js';
 import { t } from '/static/i18n.js';
 import { api } from '/static/api.js';
 import { narrationLines } from '/static/games.js';
+import { chatLineEl, hiddenOf, mutedNote, onMuteChange } from '/static/chat.js';
 
 const SPEEDS = [0.5, 1, 2, 4];
 const STEP_MS = 1200; // a step's time on screen at 1×
@@ -19,6 +20,8 @@ export function replayViewer({ tableId, renderer, mySeat, names, localize = (v) 
   const counter = h('p', { class: 'replay-step', 'aria-live': 'polite', 'data-testid': 'replay-step' });
   const what = h('ul', { class: 'replay-what', 'data-testid': 'replay-what' });
   const board = h('div', { class: 'replay-board' });
+  // What was said by the step shown: the chat, apart from what happened.
+  const talk = h('section', { class: 'replay-talk', 'aria-labelledby': 'replay-talk-h', 'data-testid': 'replay-chat', hidden: true });
   const select = h('select', { id: 'replay-seat', onchange: () => { rs.seat = Number(select.value); load(); } });
   const slider = h('input', {
     type: 'range', id: 'replay-jump', min: 0, max: 0, step: 1, value: 0, 'data-testid': 'replay-jump',
@@ -112,8 +115,20 @@ export function replayViewer({ tableId, renderer, mySeat, names, localize = (v) 
         counter),
       h('div', { class: 'replay-jump' }, h('label', { for: 'replay-jump', class: 'sr-only' }, t('replay.jump')), slider),
       h('p', { class: 'muted small' }, t('replay.keys')),
-      what, board);
+      what, talk, board);
   }
+
+  function drawTalk() {
+    const said = (rs.data?.chat || []).filter((c) => (c.step ?? 0) <= rs.i);
+    talk.hidden = !rs.data?.chat?.length;
+    if (talk.hidden) { talk.replaceChildren(); return; }
+    const { shown, hidden } = hiddenOf(said);
+    const box = h('div', { class: 'chat-log', role: 'region', tabindex: 0, 'aria-labelledby': 'replay-talk-h' },
+      h('ol', { class: 'chat-list' }, shown.length ? shown.map((l) => chatLineEl(l)) : h('li', { class: 'muted' }, t('chat.empty'))));
+    replace(talk, h('h3', { id: 'replay-talk-h' }, t('chat.title')), box, mutedNote(hidden));
+    box.scrollTop = box.scrollHeight;
+  }
+  onMuteChange(() => { if (el.isConnected) drawTalk(); });
 
   function drawPlay() {
     const key = rs.playing ? 'replay.pause' : 'replay.play';
@@ -137,6 +152,7 @@ export function replayViewer({ tableId, renderer, mySeat, names, localize = (v) 
       replace(counter, rs.error);
       what.replaceChildren();
       board.replaceChildren();
+      talk.hidden = true;
       return;
     }
     if (!rs.data) { counter.textContent = t('replay.loading'); return; }
@@ -150,6 +166,7 @@ export function replayViewer({ tableId, renderer, mySeat, names, localize = (v) 
     buttons.fwd.disabled = buttons.end.disabled = rs.i === last();
     const lines = rs.i === 0 ? [t('replay.setup')] : narrationLines(localize(step.narration));
     replace(what, lines.map((l) => h('li', null, l)));
+    drawTalk();
     replace(board, renderer.renderBoard(localize(step.view), { seat: rs.seat }));
   }
 

@@ -10,6 +10,7 @@ import { pref } from '/static/prefs.js';
 import { replayViewer } from '/static/replay.js';
 import { settingsMenu } from '/static/settings.js';
 import { renderer, loadGames, gameInfo, botLabel, botSeatName, narrationLines } from '/static/games.js';
+import { chatPanel } from '/static/chat.js';
 
 const SPECTATOR = -3;
 const TOAST_MS = 8000; // a refusal stays this long unless closed
@@ -69,6 +70,13 @@ const els = {
   rules: h('a', { class: 'rules-link', 'data-testid': 'rules-link', hidden: true }),
   polite: h('p', { class: 'sr-only', 'aria-live': 'polite' }),
 };
+// The chat: a panel of its own, apart from the log (chat.js).
+const chat = chatPanel({
+  send: (msg) => send(msg),
+  seat: () => st.seat,
+  canWrite: () => st.seat >= 0 || st.summary?.settings?.chat !== 'players',
+  alert: (a) => showAlert(a),
+});
 const back = h('a', { href: '/', class: 'back' });
 const backWord = h('span', { class: 'back-word' });
 
@@ -81,7 +89,7 @@ replace(app,
   h('div', { class: 'table-layout' },
     h('div', { class: 'main-col stage' },
       els.banner, els.rematch, els.result, els.join, els.actions, els.board, els.replay),
-    h('aside', { class: 'side-col' }, els.players, els.share,
+    h('aside', { class: 'side-col' }, els.players, els.share, chat.el,
       h('section', { class: 'card log-card', 'aria-labelledby': 'log-h' }, els.logHead, els.log))),
   els.alert, els.polite);
 back.append(h('span', { 'aria-hidden': 'true' }, '← '), backWord);
@@ -182,6 +190,7 @@ function renderAll() {
   renderShare();
   renderBoard();
   renderLog();
+  chat.render();
   renderResult();
 }
 
@@ -685,6 +694,8 @@ function act(action) {
 function onMessage(msg) {
   switch (msg.type) {
     case 'welcome':
+      // The chat is not queued behind the moves: its lines come as they are said.
+      chat.welcome(msg.chat);
       st.queue = st.queue.then(() => welcome(msg));
       break;
     case 'update':
@@ -694,9 +705,14 @@ function onMessage(msg) {
       st.queue = st.queue.then(() => update(msg)).catch((e) => console.error(e)).finally(() => { st.backlog--; });
       break;
     case 'refused':
+      chat.refused(msg.id);
       showAlert({ rule: msg.rule, message: msg.message });
       break;
+    case 'chat':
+      chat.add(msg.line);
+      break;
     case 'error':
+      chat.refused(msg.id);
       showAlert({ text: t('table.error', { msg: msg.message || msg.code }) });
       break;
     case 'presence':
