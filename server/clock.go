@@ -3,8 +3,8 @@ package server
 import "time"
 
 // Clock is the server's source of time. Every table timer (turn clocks,
-// rule deadlines, bot delays, store retries), open-table expiry and the rate
-// limits read it, so tests can drive them with a fake clock instead of
+// rule deadlines, bot delays, store retries), open-table expiry, the idle
+// WebSockets' timer and the rate limits read it, so tests can drive them with a fake clock instead of
 // sleeping.
 type Clock interface {
 	Now() time.Time

@@ -169,7 +169,7 @@ func (c *conn) readLoop() {
 		if err != nil {
 			return
 		}
-		c.lastRead.Store(int64(time.Since(c.born)))
+		c.lastRead.Store(int64(c.sinceBorn()))
 		data, err := io.ReadAll(io.LimitReader(r, maxFrame+1))
 		if err != nil {
 			return
@@ -287,32 +287,52 @@ func lenientID(data []byte) *int64 {
 
 // watchIdle closes the connection once the client has sent nothing for
 // limit, unless it holds a seat at a table whose game is not over (a
-// player thinking is never cut off). The page pings every 25 seconds.
+// player thinking is never cut off). The page pings every 25 seconds. It
+// reads the server's Clock, as every other timer does.
 func (c *conn) watchIdle(limit time.Duration) {
-	timer := time.NewTimer(limit)
-	defer timer.Stop()
+	wake := make(chan struct{}, 1)
+	arm := func(d time.Duration) Timer {
+		return c.s.clock.AfterFunc(d, func() {
+			select {
+			case wake <- struct{}{}:
+			default:
+			}
+		})
+	}
+	timer := arm(limit)
+	defer func() { timer.Stop() }()
 	for {
 		select {
 		case <-c.ctx.Done():
 			return
-		case <-timer.C:
+		case <-wake:
 		}
-		idle := time.Since(c.born) - time.Duration(c.lastRead.Load())
+		idle := c.sinceBorn() - time.Duration(c.lastRead.Load())
 		if idle < limit {
-			timer.Reset(limit - idle)
+			timer = arm(limit - idle)
 			continue
 		}
 		if c.seat >= 0 {
 			if sum := c.t.summary.Load(); sum == nil || sum.Status != store.StatusOver {
-				timer.Reset(limit)
+				timer = arm(limit)
 				continue
 			}
 		}
 		c.log.Debug("idle connection closed", "seat", int(c.seat), "idle", idle)
-		c.closeAfterQueue(websocket.StatusNormalClosure, fmt.Sprintf("idle: nothing received for %v", limit))
+		shut := func() {
+			c.closeAfterQueue(websocket.StatusNormalClosure, fmt.Sprintf("idle: nothing received for %v", limit))
+		}
+		// The actor publishes a game's end before it queues the last
+		// updates: closing from the actor puts the close after them.
+		if c.t.postWait(c.ctx, shut) != nil {
+			shut()
+		}
 		return
 	}
 }
+
+// sinceBorn is the time since the connection was accepted, by the Clock.
+func (c *conn) sinceBorn() time.Duration { return c.s.clock.Now().Sub(c.born) }
 
 // clip shortens user text quoted back in messages.
 func clip(s string, n int) string {

@@ -49,6 +49,11 @@ func startServer(t *testing.T, cfg Config) *testServer {
 	if cfg.Logger == nil {
 		cfg.Logger = testLogger(t)
 	}
+	if _, fake := cfg.Clock.(*fakeClock); fake && cfg.Limits.WSIdle == 0 {
+		// Tests on a fake clock count and fire the table's timers: the
+		// connections' idle timers join them only where a test sets WSIdle.
+		cfg.Limits.WSIdle = -1
+	}
 	s, err := New(cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -204,6 +209,7 @@ func (m msg) view(t *testing.T) dicestars.View {
 // wsClient is one WebSocket connection; a goroutine reads into msgs.
 type wsClient struct {
 	t    *testing.T
+	ts   *testServer // the server it was dialled to by player.connect
 	ws   *websocket.Conn
 	msgs chan msg
 	err  chan error // the read error that ended the connection
@@ -215,7 +221,9 @@ func (p *player) connect(id string) *wsClient {
 	if err != nil {
 		p.t.Fatal(err)
 	}
-	return newWSClient(p.t, c)
+	w := newWSClient(p.t, c)
+	w.ts = p.ts
+	return w
 }
 
 func dialWS(ts *testServer, id string, jar http.CookieJar) (*websocket.Conn, error) {

@@ -354,46 +354,66 @@ func TestSeatConnectionsCapped(t *testing.T) {
 
 // TestIdleWebSockets: a connection that answers pings but sends nothing is
 // closed after WSIdle unless it holds a seat in a game not over; one that
-// sends keeps its place.
+// sends keeps its place. A fake clock drives the idle timers: no sleeps.
 func TestIdleWebSockets(t *testing.T) {
-	const idle = 300 * time.Millisecond
-	ts := startServer(t, Config{Limits: Limits{WSIdle: idle}})
+	const idle = time.Minute
+	clock := newFakeClock()
+	ts := startServer(t, Config{Clock: clock, Limits: Limits{WSIdle: idle}})
 	ann := newPlayer(t, ts)
 	id := ann.create(duel("greedy"))
 	seated := ann.connect(id)
 	seated.next()
-	start := time.Now()
 	quiet := newPlayer(t, ts).connect(id)
 	quiet.next()
 	chatty := newPlayer(t, ts).connect(id)
 	chatty.next()
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		for time.Since(start) < 4*idle {
-			time.Sleep(idle / 3)
-			if chatty.ws.Write(context.Background(), websocket.MessageText, []byte(`{"type":"ping"}`)) != nil {
-				return
-			}
-		}
-	}()
+	// Ann is to act and nobody has a turn clock: the only timers are the
+	// three connections' idle timers.
+	eventually(t, "the idle timers are armed", func() bool { return clock.pending() == 3 })
+	ping := func(c *wsClient, n int) {
+		t.Helper()
+		c.send(map[string]any{"type": "ping", "id": n})
+		c.await("pong", func(m msg) bool { return *m.ID == int64(n) })
+	}
+
+	clock.Advance(idle / 2)
+	ping(chatty, 1)
+	clock.Advance(idle/2 - time.Millisecond)
+	ping(chatty, 2)
+	// Nothing is due a millisecond before the limit: no timer has fired.
+	if n := clock.pending(); n != 3 {
+		t.Fatalf("%d idle timers pending a moment before the limit, want 3", n)
+	}
+	clock.Advance(time.Millisecond)
 	err := quiet.closed()
 	if websocket.CloseStatus(err) != websocket.StatusNormalClosure || !strings.Contains(closeReason(err), "idle") {
 		t.Fatalf("idle spectator: %v", err)
 	}
-	if d := time.Since(start); d < idle || d > idle+2*time.Second {
-		t.Fatalf("idle spectator closed after %v, want %v", d, idle)
-	}
-	<-done
-	for _, c := range []*wsClient{seated, chatty} {
-		c.send(`{"type":"ping","id":1}`)
-		c.await("pong", nil)
-	}
+	// The seated one and the chatty one were looked at too, and kept.
+	eventually(t, "the kept connections' timers are armed again", func() bool { return clock.pending() == 2 })
+	ping(seated, 3)
+	ping(chatty, 4)
+
 	// Once ann's game is over (she hands her seat to a bot, the bots end
 	// it), her seat no longer keeps an idle connection.
 	seated.send(`{"type":"leave"}`)
+	deadline := time.After(waitLimit)
+	for over := false; !over; {
+		select {
+		case m, ok := <-seated.msgs:
+			if !ok {
+				t.Fatalf("closed before the game ended: %v", <-seated.err)
+			}
+			over = m.Type == "update" && m.Turn.Over
+		case <-time.After(time.Millisecond):
+			clock.Advance(10 * time.Millisecond) // the bots' delays
+		case <-deadline:
+			t.Fatal("the bots did not end the game")
+		}
+	}
+	clock.Advance(idle)
 	err = seated.closed()
-	if websocket.CloseStatus(err) != websocket.StatusNormalClosure {
+	if websocket.CloseStatus(err) != websocket.StatusNormalClosure || !strings.Contains(closeReason(err), "idle") {
 		t.Fatalf("idle connection of a finished game's seat: %v", err)
 	}
 	if s := ann.summary(id); s.Status != store.StatusOver {

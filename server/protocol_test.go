@@ -18,9 +18,14 @@ import (
 
 // playToEnd plays seat from the first message on, choosing randomly among
 // the view's legal actions, until the game is over. It checks that updates
-// arrive in version order with events, and returns them.
+// arrive in version order with events, and returns them. It answers every
+// turn at once, faster than any person: its server must not rate-limit the
+// connection (MsgRate and MsgBurst fast), or a long game meets the limit.
 func playToEnd(t *testing.T, c *wsClient, seat engine.Seat, rng *rand.Rand, first msg) []msg {
 	t.Helper()
+	if c.ts == nil || c.ts.cfg.MsgRate < fast || c.ts.cfg.MsgBurst < fast {
+		t.Fatal("playToEnd needs a server started with MsgRate: fast, MsgBurst: fast")
+	}
 	var updates []msg
 	m, version := first, first.Version
 	for step := 0; step < 5000; step++ {
@@ -56,7 +61,7 @@ func playToEnd(t *testing.T, c *wsClient, seat engine.Seat, rng *rand.Rand, firs
 }
 
 func TestFullGameOverWebSocket(t *testing.T) {
-	ts := startServer(t, Config{})
+	ts := startServer(t, Config{MsgRate: fast, MsgBurst: fast})
 	ann := newPlayer(t, ts)
 	id := ann.create(duel("greedy"))
 

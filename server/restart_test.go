@@ -85,7 +85,7 @@ func TestRestartResumesTables(t *testing.T) {
 	ts2.stop()
 
 	// A third one resumes the bot, and the game plays to its end.
-	ts3 := startServer(t, Config{Store: st})
+	ts3 := startServer(t, Config{Store: st, MsgRate: fast, MsgBurst: fast})
 	ann.ts = ts3
 	c3 := ann.connect(id)
 	playToEnd(t, c3, 0, rand.New(rand.NewPCG(3, 4)), c3.next())

@@ -61,7 +61,7 @@ func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
 	c := &conn{s: s, ws: ws, tokenHash: token, send: make(chan []byte, s.cfg.SendQueue),
 		ctx: ctx, cancel: cancel, log: s.log.With("table", id, "remote", clientAddr(r)),
 		bucket: bucket{rate: s.cfg.MsgRate, burst: float64(s.cfg.MsgBurst)},
-		addr:   addr, serial: s.connSeq.Add(1), born: time.Now()}
+		addr:   addr, serial: s.connSeq.Add(1), born: s.clock.Now()}
 	// COORDINATOR (chat ↔ ident): once s.account (server/auth.go) is here,
 	// a signed-in spectator chats under the account's name:
 	//	if a, ok := s.account(r); ok {
