@@ -378,7 +378,12 @@ func TestTurnClockHandsSeatToBot(t *testing.T) {
 	}
 
 	// She takes the seat back and plays on, with a fresh clock.
-	ann.do(chromedp.Click(chromedp.CSS(`[data-testid=reclaim]`)))
+	// The banner is drawn afresh at each of the bot's moves (every 250 ms
+	// here): a click by DevTools node id may find that node gone, so the
+	// button is looked up and clicked in one evaluation.
+	if !eval[bool](ann, `(() => { const b = document.querySelector('[data-testid=reclaim]'); b?.click(); return !!b; })()`) {
+		ann.fail("no button to take the seat back")
+	}
 	ann.waitJS(5*time.Second, `!!document.querySelector('[data-testid=leave]')`)
 	if s := eval[string](ann, seatState(0)); s != "connected" {
 		t.Errorf("presence after reclaiming: %q", s)
