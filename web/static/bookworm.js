@@ -307,7 +307,8 @@ function playersEl(c) {
   const onTurn = view.phase === 'name' ? view.current : '';
   const steals = new Set(options(c).filter((o) => o.from >= 0).map((o) => o.die));
   const stack = view.special === 'stack';
-  return h('section', { class: 'bw-players', 'aria-label': t('bw.piles') }, (view.players || []).map((p, i) => {
+  // Its own heading: the card and the display above are out of sight on a phone.
+  return h('section', { class: 'bw-players', 'aria-label': t('bw.piles') }, h('h2', { class: 'sr-only' }, t('bw.piles')), (view.players || []).map((p, i) => {
     const me = i === seat;
     const tags = [];
     if (p.name === view.bookworm && !view.over) tags.push(h('span', { class: 'bw-tag bw-tag-bookworm' }, '❦ ', t('bw.tag.bookworm')));

@@ -53,6 +53,9 @@ function example(mod, name, ex, n) {
   if (drawn instanceof Node) {
     board.append(drawn);
     board.dataset.drawn = 'true';
+    // The board's own headings (a table's sections) are part of the
+    // picture, not of the rules' outline: they read as text here.
+    for (const hd of board.querySelectorAll('h1, h2, h3, h4, h5, h6')) hd.setAttribute('role', 'none');
   } else {
     board.append(h('p', { class: 'muted' }, t('rules.example.missing')));
   }
