@@ -282,12 +282,18 @@ function renderAlert() {
 // renderBanner: when a bot plays your seat, the stage says so first, with
 // the way back.
 function renderBanner() {
-  if (!botHasMySeat()) { els.banner.hidden = true; els.banner.replaceChildren(); return; }
+  if (!botHasMySeat()) { els.banner.hidden = true; els.banner.replaceChildren(); delete els.banner.dataset.text; return; }
   els.banner.hidden = false;
   const bot = botName(mySeatInfo()?.bot);
+  // Redrawn at every bot move: keep the same button (and a keyboard user's
+  // focus on it) while the words stay the same.
+  const text = t('table.banner.bot', { bot });
+  const words = `${text}|${t('table.reclaim')}`;
+  if (els.banner.dataset.text === words) return;
+  els.banner.dataset.text = words;
   replace(els.banner,
     h('span', { class: 'bot-banner-icon', 'aria-hidden': 'true' }, '⚙'),
-    h('span', { class: 'bot-banner-text' }, t('table.banner.bot', { bot })),
+    h('span', { class: 'bot-banner-text' }, text),
     h('button', { type: 'button', class: 'primary', 'data-testid': 'reclaim', onclick: () => send({ type: 'reclaim' }) }, t('table.reclaim')));
 }
 
