@@ -545,7 +545,7 @@ const fr = {
   'rule.not-scorable': 'Ce trou n’a rien à marquer.',
   'rule.no-physics': 'Cette table ne sait pas simuler les pichenettes.',
   // Identity (auth.js, signin.js, account.js)
-  'auth.link.signin': 'Se connecter',
+  'auth.link.signin': 'Connexion',
   'auth.link.account': 'Votre compte',
   'auth.link.named': '{name}, votre compte',
   'auth.home.hint': 'Vous jouez sous le nom de votre compte.',
