@@ -38,8 +38,8 @@ func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
 	token := presentedToken(r, id)
 	account := s.accountID(r)
 	if lim := s.cfg.Limits.WSPerAddr; token == "" && account == "" && !under(s.wsConns.count(addr), lim) {
-		// Without a seat cookie this can only be a spectator (attach
-		// counts again, exactly, for those with one).
+		// Without a seat cookie or a session this can only be a
+		// spectator (attach counts again, exactly, for those with one).
 		w.Header().Set("Retry-After", "5")
 		writeError(w, http.StatusTooManyRequests, "too-many-connections",
 			fmt.Sprintf("%s (%s): at most %d spectators' connections at once", errAddrFull, addr, lim))
