@@ -166,7 +166,7 @@ func (t *table) chatSender(c *conn, name string) (store.ChatMessage, error) {
 	}
 	m := store.ChatMessage{Seat: -1, Role: store.ChatSpectator}
 	if c.accountName != "" {
-		m.Name, m.Account = c.accountName, c.accountID
+		m.Name, m.Account = c.accountName, c.account
 		return m, nil
 	}
 	clean, err := t.s.personName(name)

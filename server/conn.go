@@ -45,14 +45,14 @@ type conn struct {
 	ws        *websocket.Conn
 	log       *slog.Logger
 	tokenHash string
-	seat      engine.Seat // set by the actor when it attaches the connection
-	// The signed-in account of the request, if any: a spectator chats
-	// under its name.
-	accountID, accountName string
-	send                   chan []byte
-	ctx                    context.Context
-	cancel                 context.CancelFunc
-	closeOnce              sync.Once
+	// The signed-in account ("" for a guest) holds its seats too; a
+	// spectator chats under its name.
+	account, accountName string
+	seat                 engine.Seat // set by the actor when it attaches the connection
+	send                 chan []byte
+	ctx                  context.Context
+	cancel               context.CancelFunc
+	closeOnce            sync.Once
 	// closeAfterQueue's close, read by the writer after its nil message.
 	closeCode   websocket.StatusCode
 	closeReason string
