@@ -117,8 +117,8 @@ func ratingPlaces(res engine.Result, seats []store.Seat) []int {
 	}
 	ahead := func(a, b key) bool {
 		switch {
-		case a.left != b.left:
-			return !a.left
+		case a.left || b.left:
+			return !a.left && b.left
 		case a.lost != b.lost:
 			return !a.lost
 		}
