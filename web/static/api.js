@@ -43,6 +43,8 @@ export const api = {
   create: (req) => call('POST', '/api/tables', req),
   join: (id, seat, name) => call('POST', '/api/tables/' + encodeURIComponent(id) + '/join', { seat, name }),
   rematch: (id) => call('POST', '/api/tables/' + encodeURIComponent(id) + '/rematch'),
+  leaderboard: (game, offset, limit) => call('GET', '/api/leaderboard/' + encodeURIComponent(game) + `?offset=${offset}&limit=${limit}`),
+  player: (name, offset, limit) => call('GET', '/api/players/' + encodeURIComponent(name) + `?offset=${offset}&limit=${limit}`),
   replay: (id, seat) => call('GET', '/api/tables/' + encodeURIComponent(id) + '/replay' +
     (seat === null || seat === undefined || seat < 0 ? '' : '?seat=' + seat)),
 };
