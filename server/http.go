@@ -53,8 +53,8 @@ func (s *Server) routes() http.Handler {
 	mux.HandleFunc("GET /api/tables/{id}/replay", s.replay)
 	mux.HandleFunc("GET /ws/{id}", s.serveWS)
 	// Ratings, leaderboards and profiles (ratings.go, profiles.go).
-	mux.HandleFunc("GET /leaderboard", s.page("leaderboard.html"))
-	mux.HandleFunc("GET /u/{name}", s.page("profile.html"))
+	mux.HandleFunc("GET /leaderboard", s.page("players.html"))
+	mux.HandleFunc("GET /u/{name}", s.page("players.html"))
 	mux.HandleFunc("GET /api/leaderboard/{game}", s.leaderboard)
 	mux.HandleFunc("GET /api/players/{name}", s.playerProfile)
 	mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
