@@ -132,7 +132,8 @@ type RatingStore interface {
 	// otherwise it reads the accounts' ratings at the game, calls rate,
 	// stores the new ratings and a RatingPoint per account, marks the
 	// table rated and returns true. An error from rate aborts it all.
-	// ErrNotFound if the table is absent. accounts must be distinct.
+	// ErrNotFound if the table or one of the accounts is absent; accounts
+	// must be distinct (and not empty).
 	RateTable(ctx context.Context, table, game string, accounts []string, at time.Time, rate RateFunc) (bool, error)
 	// Rated reports whether a table's ratings were applied.
 	Rated(ctx context.Context, table string) (bool, error)

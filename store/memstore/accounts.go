@@ -331,6 +331,9 @@ func (s *Store) DeleteCredential(ctx context.Context, account string, id []byte)
 
 // RateTable implements store.RatingStore.
 func (s *Store) RateTable(ctx context.Context, table, game string, accounts []string, at time.Time, rate store.RateFunc) (bool, error) {
+	if err := check.RateAccounts(accounts); err != nil {
+		return false, fmt.Errorf("memstore: rate table %q: %w", table, err)
+	}
 	unlock, err := s.begin(ctx, true)
 	if err != nil {
 		return false, err
@@ -345,6 +348,9 @@ func (s *Store) RateTable(ctx context.Context, table, game string, accounts []st
 	}
 	prior := make([]store.Rating, len(accounts))
 	for i, a := range accounts {
+		if _, ok := s.accounts[a]; !ok {
+			return false, fmt.Errorf("memstore: rate table %q: account %q: %w", table, a, store.ErrNotFound)
+		}
 		prior[i] = s.ratings[ratingKey{a, game}]
 		prior[i].Account, prior[i].Game = a, game
 	}
@@ -352,8 +358,8 @@ func (s *Store) RateTable(ctx context.Context, table, game string, accounts []st
 	if err != nil {
 		return false, fmt.Errorf("memstore: rate table %q: %w", table, err)
 	}
-	if len(next) != len(accounts) {
-		return false, fmt.Errorf("memstore: rate table %q: %w: %d ratings for %d accounts", table, check.ErrInvalid, len(next), len(accounts))
+	if err := check.Rates(next, len(accounts)); err != nil {
+		return false, fmt.Errorf("memstore: rate table %q: %w", table, err)
 	}
 	at = check.Time(at)
 	for i, a := range accounts {

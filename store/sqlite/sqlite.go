@@ -194,21 +194,23 @@ func (s *Store) CreateTable(ctx context.Context, t store.Table) error {
 	}
 	// ON CONFLICT DO NOTHING (SQLite and PostgreSQL alike) turns a taken ID
 	// into zero rows instead of a driver-specific constraint error.
-	res, err := s.writer.ExecContext(ctx, `
-		INSERT INTO tables (id, game, options, settings, seed, seats, status, created_ms, updated_ms, version, result, creator, creator_addr, rematch, seen_ms)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?)
-		ON CONFLICT (id) DO NOTHING`,
-		t.ID, t.Game, jsonText(t.Options), jsonText(t.Settings), int64(t.Seed), string(seats),
-		t.Status, t.Created.UnixMilli(), t.Updated.UnixMilli(), resultText(t.Result), t.Creator, t.CreatorAddr, t.Rematch, msOrZero(t.Seen))
+	err = s.write(ctx, func(tx *sql.Tx) error {
+		n, err := affected(tx.ExecContext(ctx, `
+			INSERT INTO tables (id, game, options, settings, seed, seats, status, created_ms, updated_ms, version, result, creator, creator_addr, rematch, seen_ms)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?)
+			ON CONFLICT (id) DO NOTHING`,
+			t.ID, t.Game, jsonText(t.Options), jsonText(t.Settings), int64(t.Seed), string(seats),
+			t.Status, t.Created.UnixMilli(), t.Updated.UnixMilli(), resultText(t.Result), t.Creator, t.CreatorAddr, t.Rematch, msOrZero(t.Seen)))
+		if err == nil && n == 0 {
+			err = store.ErrExists
+		}
+		if err != nil {
+			return err
+		}
+		return setTableAccounts(ctx, tx, t.ID, t.Seats, true)
+	})
 	if err != nil {
 		return s.wrap("create table", t.ID, err)
-	}
-	n, err := res.RowsAffected()
-	if err != nil {
-		return s.wrap("create table", t.ID, err)
-	}
-	if n == 0 {
-		return s.wrap("create table", t.ID, store.ErrExists)
 	}
 	return nil
 }
@@ -235,18 +237,20 @@ func (s *Store) UpdateTable(ctx context.Context, t store.Table) error {
 	if err != nil {
 		return s.wrap("update table", t.ID, err)
 	}
-	res, err := s.writer.ExecContext(ctx, `
-		UPDATE tables SET seats = ?, status = ?, settings = ?, result = ?, rematch = ?, seen_ms = ?, updated_ms = ? WHERE id = ?`,
-		string(seats), t.Status, jsonText(t.Settings), resultText(t.Result), t.Rematch, msOrZero(t.Seen), t.Updated.UnixMilli(), t.ID)
+	err = s.write(ctx, func(tx *sql.Tx) error {
+		n, err := affected(tx.ExecContext(ctx, `
+			UPDATE tables SET seats = ?, status = ?, settings = ?, result = ?, rematch = ?, seen_ms = ?, updated_ms = ? WHERE id = ?`,
+			string(seats), t.Status, jsonText(t.Settings), resultText(t.Result), t.Rematch, msOrZero(t.Seen), t.Updated.UnixMilli(), t.ID))
+		if err == nil && n == 0 {
+			err = store.ErrNotFound
+		}
+		if err != nil {
+			return err
+		}
+		return setTableAccounts(ctx, tx, t.ID, t.Seats, false)
+	})
 	if err != nil {
 		return s.wrap("update table", t.ID, err)
-	}
-	n, err := res.RowsAffected()
-	if err != nil {
-		return s.wrap("update table", t.ID, err)
-	}
-	if n == 0 {
-		return s.wrap("update table", t.ID, store.ErrNotFound)
 	}
 	return nil
 }
@@ -347,12 +351,24 @@ func (s *Store) Moves(ctx context.Context, id string) ([]engine.LoggedMove, erro
 	return out, nil
 }
 
-// where builds the WHERE clause of f (with its leading " WHERE ", or "").
+// where builds the FROM and WHERE clauses of f (" FROM tables WHERE ...").
+// The columns of tables and table_accounts have distinct names, so the
+// conditions (and callers' columns) need no table names.
 func where(f store.Filter) (string, []any) {
 	var (
 		conds []string
 		args  []any
 	)
+	from := " FROM tables"
+	if f.Account != "" {
+		// The account's few tables first (table_accounts' primary key
+		// leads with the account), then their rows by id: CROSS JOIN
+		// keeps SQLite's planner to that order, whose other choice, a
+		// status index, would read every finished table.
+		from = " FROM table_accounts CROSS JOIN tables"
+		conds = append(conds, "account = ?", "table_id = id")
+		args = append(args, f.Account)
+	}
 	if f.Game != "" {
 		conds = append(conds, "game = ?")
 		args = append(args, f.Game)
@@ -388,9 +404,9 @@ func where(f store.Filter) (string, []any) {
 		args = append(args, f.CreatorAddr)
 	}
 	if len(conds) == 0 {
-		return "", nil
+		return from, nil
 	}
-	return " WHERE " + strings.Join(conds, " AND "), args
+	return from + " WHERE " + strings.Join(conds, " AND "), args
 }
 
 // List implements store.Store.
@@ -400,7 +416,7 @@ func (s *Store) List(ctx context.Context, f store.Filter) ([]store.Table, error)
 	if limit <= 0 {
 		limit = check.DefaultLimit
 	}
-	q := `SELECT ` + tableColumns + ` FROM tables` + cond
+	q := `SELECT ` + tableColumns + cond
 	if f.PerCreator > 0 {
 		// Of the latest tables that match (the index's order, ids and
 		// creators only), each creator's numbered, most recent first; a
@@ -411,7 +427,7 @@ func (s *Store) List(ctx context.Context, f store.Filter) ([]store.Table, error)
 				SELECT id, updated_ms, ROW_NUMBER() OVER (
 					PARTITION BY CASE WHEN creator = '' THEN id ELSE creator END
 					ORDER BY updated_ms DESC, id) AS nth
-				FROM (SELECT id, creator, updated_ms FROM tables` + cond + ` ORDER BY updated_ms DESC, id LIMIT ?) AS latest
+				FROM (SELECT id, creator, updated_ms` + cond + ` ORDER BY updated_ms DESC, id LIMIT ?) AS latest
 			) AS numbered WHERE nth <= ? ORDER BY updated_ms DESC, id LIMIT ?)`
 		args = append(args, check.PerCreatorScan(limit), f.PerCreator, limit)
 	}
@@ -442,7 +458,7 @@ func (s *Store) List(ctx context.Context, f store.Filter) ([]store.Table, error)
 func (s *Store) Count(ctx context.Context, f store.Filter) (int, error) {
 	cond, args := where(f)
 	var n int
-	if err := s.reader.QueryRowContext(ctx, `SELECT COUNT(*) FROM tables`+cond, args...).Scan(&n); err != nil {
+	if err := s.reader.QueryRowContext(ctx, `SELECT COUNT(*)`+cond, args...).Scan(&n); err != nil {
 		return 0, fmt.Errorf("sqlite: count: %w", err)
 	}
 	return n, nil

@@ -67,6 +67,7 @@ func Run(t *testing.T, open func(t *testing.T) store.Store, opts ...Option) {
 	t.Run("AppendRace", s.appendRace)
 	t.Run("Concurrent", s.concurrent)
 	t.Run("Persistence", s.persistence)
+	s.runAccounts(t)
 }
 
 type suite struct {

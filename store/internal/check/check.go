@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"time"
 
@@ -132,4 +133,34 @@ func CompareRank(a, b store.Rating) int {
 		return c
 	}
 	return cmp.Compare(a.Account, b.Account)
+}
+
+// RateAccounts checks the accounts given to RateTable: at least one, none
+// empty, all distinct.
+func RateAccounts(accounts []string) error {
+	if len(accounts) == 0 {
+		return fmt.Errorf("%w: no accounts to rate", ErrInvalid)
+	}
+	seen := make(map[string]bool, len(accounts))
+	for _, a := range accounts {
+		if a == "" || seen[a] {
+			return fmt.Errorf("%w: accounts to rate must be distinct and not empty (%q)", ErrInvalid, a)
+		}
+		seen[a] = true
+	}
+	return nil
+}
+
+// Rates checks what a RateFunc returned for n accounts: n ratings with
+// finite μ and σ.
+func Rates(next []store.Rating, n int) error {
+	if len(next) != n {
+		return fmt.Errorf("%w: %d ratings for %d accounts", ErrInvalid, len(next), n)
+	}
+	for i, r := range next {
+		if math.IsNaN(r.Mu) || math.IsInf(r.Mu, 0) || math.IsNaN(r.Sigma) || math.IsInf(r.Sigma, 0) {
+			return fmt.Errorf("%w: rating %d is not finite (μ %v, σ %v)", ErrInvalid, i, r.Mu, r.Sigma)
+		}
+	}
+	return nil
 }
