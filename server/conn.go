@@ -45,6 +45,7 @@ type conn struct {
 	ws        *websocket.Conn
 	log       *slog.Logger
 	tokenHash string
+	account   string      // the signed-in account ("" for a guest): holds its seats too
 	seat      engine.Seat // set by the actor when it attaches the connection
 	send      chan []byte
 	ctx       context.Context

@@ -57,6 +57,22 @@ func (s *Server) routes() http.Handler {
 	mux.HandleFunc("GET /u/{name}", s.page("players.html"))
 	mux.HandleFunc("GET /api/leaderboard/{game}", s.leaderboard)
 	mux.HandleFunc("GET /api/players/{name}", s.playerProfile)
+	// Identity (auth.go, auth_passkey.go).
+	mux.HandleFunc("GET /signin", s.page("signin.html"))
+	mux.HandleFunc("GET /account", s.page("account.html"))
+	mux.HandleFunc("GET /api/account", s.getAccount)
+	mux.HandleFunc("DELETE /api/account", s.deleteAccount)
+	mux.HandleFunc("POST /api/account/signup", s.signup)
+	mux.HandleFunc("POST /api/account/signin", s.signin)
+	mux.HandleFunc("POST /api/account/signout", s.signout)
+	mux.HandleFunc("POST /api/account/signout-all", s.signoutAll)
+	mux.HandleFunc("POST /api/account/passkeys/begin", s.passkeyBegin)
+	mux.HandleFunc("POST /api/account/passkeys/finish", s.passkeyFinish)
+	mux.HandleFunc("DELETE /api/account/passkeys/{id}", s.passkeyDelete)
+	mux.HandleFunc("POST /api/account/passkey-signin/begin", s.passkeySigninBegin)
+	mux.HandleFunc("POST /api/account/passkey-signin/finish", s.passkeySigninFinish)
+	mux.HandleFunc("POST /api/account/passkey-signup/begin", s.passkeySignupBegin)
+	mux.HandleFunc("POST /api/account/passkey-signup/finish", s.passkeySignupFinish)
 	mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, "not-found", "no such API route")
 	})
@@ -277,12 +293,15 @@ func (s *Server) readBody(w http.ResponseWriter, r *http.Request, v any) bool {
 }
 
 // sameOrigin refuses requests a browser sends on behalf of another site
-// (the seat cookie would otherwise ride along). With a public URL, the
-// page must come from it (scheme and host).
+// (the seat and session cookies would otherwise ride along). With a public
+// URL, the page must come from it (scheme and host).
 func (s *Server) sameOrigin(r *http.Request) bool {
 	origin := r.Header.Get("Origin")
 	if origin == "" {
-		return true // not from a browser page
+		// Not from a browser page, unless the browser says it is another
+		// site's (Fetch Metadata) without an Origin.
+		site := r.Header.Get("Sec-Fetch-Site")
+		return site != "cross-site" && site != "same-site"
 	}
 	u, err := url.Parse(origin)
 	if err != nil {

@@ -26,31 +26,50 @@ type MyTable struct {
 }
 
 // myTables answers GET /api/tables/mine: the tables where the request's
-// seat cookies (the first mineCookies of them) hold a seat; the seats to
-// act first, then live, open and the latest finished tables. Cookies of
-// unknown tables, or whose token holds no seat, are skipped.
+// seat cookies (the first mineCookies of them) hold a seat, and those of
+// the signed-in account (the latest mineCookies in play and mineOver
+// finished); the seats to act first, then live, open and the latest
+// finished tables. Cookies of unknown tables, or whose token holds no
+// seat, are skipped.
 func (s *Server) myTables(w http.ResponseWriter, r *http.Request) {
 	if !s.allowGet(w, r, false) {
 		return
 	}
 	out := []MyTable{}
 	seen := map[string]bool{}
-	for _, ck := range r.Cookies() {
-		if len(seen) == mineCookies {
-			break
-		}
-		id, ok := strings.CutPrefix(ck.Name, cookiePrefix)
-		if !ok || !validID(id) || seen[id] {
+	account := s.accountID(r)
+	for _, ck := range seatCookies(r) {
+		seen[ck.id] = true
+		meta, err := s.store.GetTable(r.Context(), ck.id)
+		if err != nil {
+			if !errors.Is(err, store.ErrNotFound) {
+				s.log.Error("my tables: table not read", "table", ck.id, "err", err)
+			}
 			continue
 		}
-		seen[id] = true
-		hash := tokenHash(ck.Value)
-		if hash == "" {
-			continue
-		}
-		mine, ok := s.myTable(r, id, hash)
-		if ok {
+		if mine, ok := s.myTable(r, meta, seatHolder{ck.hash, account}); ok {
 			out = append(out, mine)
+		}
+	}
+	if account != "" {
+		for _, f := range []store.Filter{
+			{Account: account, Status: []string{store.StatusOpen, store.StatusLive}, Limit: mineCookies},
+			{Account: account, Status: []string{store.StatusOver}, Limit: mineOver},
+		} {
+			metas, err := s.store.List(r.Context(), f)
+			if err != nil {
+				s.log.Error("my tables: account's tables not listed", "err", err)
+				continue
+			}
+			for _, meta := range metas {
+				if seen[meta.ID] {
+					continue
+				}
+				seen[meta.ID] = true
+				if mine, ok := s.myTable(r, meta, seatHolder{account: account}); ok {
+					out = append(out, mine)
+				}
+			}
 		}
 	}
 	rank := func(m MyTable) int {
@@ -84,18 +103,11 @@ func (s *Server) myTables(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, out)
 }
 
-// myTable is table id as the holder of the token hashing to hash sees it
-// in their list; false if that token holds no seat there, or the table is
-// gone or has expired.
-func (s *Server) myTable(r *http.Request, id, hash string) (MyTable, bool) {
-	meta, err := s.store.GetTable(r.Context(), id)
-	if err != nil {
-		if !errors.Is(err, store.ErrNotFound) {
-			s.log.Error("my tables: table not read", "table", id, "err", err)
-		}
-		return MyTable{}, false
-	}
-	seat := seatOfToken(meta, hash)
+// myTable is a table as holder sees it in their list; false if holder
+// holds no seat there, or the table has expired.
+func (s *Server) myTable(r *http.Request, meta store.Table, holder seatHolder) (MyTable, bool) {
+	id := meta.ID
+	seat := seatOf(meta, holder.token, holder.account)
 	if seat < 0 || s.expired(meta) {
 		return MyTable{}, false
 	}

@@ -124,7 +124,7 @@ func (s *Server) playerProfile(w http.ResponseWriter, r *http.Request) {
 	scored := map[string]int{} // tables with a score, per game
 	sums := map[string]int{}
 	for _, meta := range metas {
-		seat := slices.IndexFunc(meta.Seats, func(st store.Seat) bool { return st.Account == acc.ID })
+		seat := seatOfAccount(meta, acc.ID)
 		st := statsOf(meta.Game)
 		st.Played++
 		if meta.Result == nil || seat < 0 {
@@ -172,7 +172,7 @@ func (s *Server) playerProfile(w http.ResponseWriter, r *http.Request) {
 	if offset < len(metas) {
 		for _, meta := range metas[offset:min(len(metas), offset+limit)] {
 			g := ProfileGame{TableSummary: s.summaryOf(ctx, meta),
-				Seat: slices.IndexFunc(meta.Seats, func(st store.Seat) bool { return st.Account == acc.ID }), Places: []int{}}
+				Seat: seatOfAccount(meta, acc.ID), Places: []int{}}
 			if meta.Result != nil {
 				g.Places = ratingPlaces(*meta.Result, meta.Seats)
 			}

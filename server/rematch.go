@@ -36,9 +36,9 @@ func (s *Server) rematch(w http.ResponseWriter, r *http.Request) {
 	if !s.allowPost(w, r) {
 		return
 	}
-	presented := presentedToken(r, id)
+	holder := seatHolder{token: presentedToken(r, id), account: s.accountID(r)}
 	cr := creatorOf(r)
-	res, ok := callTable(s, w, r, id, "rematch", func(t *table) rematchResult { return t.rematch(r, presented, cr) })
+	res, ok := callTable(s, w, r, id, "rematch", func(t *table) rematchResult { return t.rematch(r, holder, cr) })
 	if !ok {
 		return
 	}
@@ -60,8 +60,8 @@ func (s *Server) rematch(w http.ResponseWriter, r *http.Request) {
 
 // rematch makes (once) the table that plays this one again; run in the
 // actor, so two requests at once make one table.
-func (t *table) rematch(r *http.Request, presented string, cr creator) rematchResult {
-	seat := seatOfToken(t.meta, presented)
+func (t *table) rematch(r *http.Request, holder seatHolder, cr creator) rematchResult {
+	seat := seatOf(t.meta, holder.token, holder.account)
 	switch {
 	case seat < 0:
 		return rematchResult{ref: &refusal{http.StatusForbidden, "not-seated", "only the players of this table can ask for a rematch"}}
@@ -78,7 +78,7 @@ func (t *table) rematch(r *http.Request, presented string, cr creator) rematchRe
 		case st.Kind == kindBot:
 			seats[i].Name = st.Name
 		case i == seat:
-			seats[i].Name, seats[i].TokenHash = st.Name, hash
+			seats[i].Name, seats[i].TokenHash, seats[i].Account = st.Name, hash, st.Account
 		}
 	}
 	now := t.s.clock.Now().UTC().Truncate(time.Millisecond)

@@ -16,7 +16,7 @@ import (
 // spectators only: a seat's connection always gets in (admit).
 func (t *table) attach(c *conn) error {
 	c.seat = engine.Spectator
-	if i := seatOfToken(t.meta, c.tokenHash); i >= 0 {
+	if i := seatOf(t.meta, c.tokenHash, c.account); i >= 0 {
 		c.seat = engine.Seat(i)
 	}
 	if err := t.admit(c); err != nil {
@@ -158,8 +158,8 @@ type joinResult struct {
 	msg    string
 }
 
-func (t *table) join(seat int, name, tokenHash, presented string) joinResult {
-	if seatOfToken(t.meta, presented) >= 0 {
+func (t *table) join(seat int, name, tokenHash string, holder seatHolder) joinResult {
+	if seatOf(t.meta, holder.token, holder.account) >= 0 {
 		return joinResult{409, "already-seated", "you already hold a seat at this table"}
 	}
 	switch {
@@ -178,6 +178,7 @@ func (t *table) join(seat int, name, tokenHash, presented string) joinResult {
 	if err := t.changeMeta(func(m *store.Table) {
 		m.Seats[seat].Name = name
 		m.Seats[seat].TokenHash = tokenHash
+		m.Seats[seat].Account = holder.account
 		if m.Status == store.StatusOpen && t.seatsFilled() {
 			m.Status = store.StatusLive
 		}

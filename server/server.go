@@ -82,6 +82,9 @@ type Config struct {
 	// on a leaderboard: 0 = DefaultMinRatedGames.
 	MinRatedGames int
 
+	// Identity configures accounts, sessions and passkeys (auth.go).
+	Identity Identity
+
 	// PublicURL, when set (https://example.org), is the only host served:
 	// a request for another Host is refused (421 wrong-host), except
 	// loopback names on a loopback listener; and it is the origin pages
@@ -133,6 +136,7 @@ func (c *Config) defaults() {
 	setDefault(&c.RetryDelay, time.Second)
 	c.Limits.defaults()
 	c.Budgets.defaults()
+	c.Identity.defaults()
 	if c.MaxConnsPerTable == 0 {
 		c.MaxConnsPerTable = DefaultSpectators
 	}
@@ -164,6 +168,7 @@ type Server struct {
 	handler  http.Handler
 	posts    ipLimiter
 	budgets  budgetState // table budgets, GET limits, the replay cache (budgets.go)
+	auth     authState   // sign-in limits, hashing slots, passkey ceremonies (auth.go)
 	profiles profiles    // account names for the seats' profile links (ratings.go)
 
 	// Limits (limits.go).
@@ -195,7 +200,7 @@ func New(cfg Config) (*Server, error) {
 	s := &Server{cfg: cfg, store: cfg.Store, games: cfg.Games, log: cfg.Logger, clock: cfg.Clock,
 		ctx: ctx, cancel: cancel, tables: map[string]*table{},
 		posts:  ipLimiter{rate: cfg.PostRate, burst: float64(cfg.PostBurst), m: map[string]*bucket{}},
-		public: public, httpConns: newConnLimiter(cfg.Limits.ConnsPerAddr, cfg.Logger)}
+		public: public, httpConns: newConnLimiter(cfg.Limits.ConnsPerAddr, cfg.Logger), auth: newAuthState(cfg.Identity)}
 	s.handler = s.routes()
 
 	lctx, lcancel := context.WithTimeout(ctx, time.Minute)

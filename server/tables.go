@@ -58,7 +58,11 @@ func (s *Server) createTable(w http.ResponseWriter, r *http.Request) {
 	}
 	// A table of bots only is for watching: its creator takes no seat.
 	watchOnly := len(req.Seats) > 0 && !slices.ContainsFunc(req.Seats, func(sr seatRequest) bool { return sr.Kind != kindBot })
+	acct, signedIn := s.account(r)
 	name, err := s.personName(req.Name)
+	if signedIn {
+		name, err = acct.Name, nil // a signed-in player plays under their account's name
+	}
 	if err != nil && !watchOnly {
 		bad("bad-name", err.Error())
 		return
@@ -124,7 +128,7 @@ func (s *Server) createTable(w http.ResponseWriter, r *http.Request) {
 	}
 	token, hash := newToken()
 	if !watchOnly {
-		seats[0].Name, seats[0].TokenHash = name, hash
+		seats[0].Name, seats[0].TokenHash, seats[0].Account = name, hash, acct.ID
 	}
 	now := s.clock.Now().UTC().Truncate(time.Millisecond)
 	meta := store.Table{Game: g.Info().ID, Options: options, Settings: mustJSON(set), Seed: newSeed(),
@@ -437,14 +441,18 @@ func (s *Server) joinTable(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, "bad-seat", "say which seat to take")
 		return
 	}
+	acct, signedIn := s.account(r)
 	name, err := s.personName(req.Name)
+	if signedIn {
+		name, err = acct.Name, nil
+	}
 	if err != nil {
 		writeError(w, http.StatusBadRequest, "bad-name", err.Error())
 		return
 	}
 	token, hash := newToken()
-	presented := presentedToken(r, id)
-	res, ok := callTable(s, w, r, id, "join", func(t *table) joinResult { return t.join(*req.Seat, name, hash, presented) })
+	holder := seatHolder{token: presentedToken(r, id), account: acct.ID}
+	res, ok := callTable(s, w, r, id, "join", func(t *table) joinResult { return t.join(*req.Seat, name, hash, holder) })
 	if !ok {
 		return
 	}

@@ -36,9 +36,10 @@ func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
 	}
 	addr := addrKey(r.RemoteAddr)
 	token := presentedToken(r, id)
-	if lim := s.cfg.Limits.WSPerAddr; token == "" && !under(s.wsConns.count(addr), lim) {
-		// Without a seat cookie this can only be a spectator (attach
-		// counts again, exactly, for those with one).
+	account := s.accountID(r)
+	if lim := s.cfg.Limits.WSPerAddr; token == "" && account == "" && !under(s.wsConns.count(addr), lim) {
+		// Without a seat cookie or a session this can only be a
+		// spectator (attach counts again, exactly, for those with one).
 		w.Header().Set("Retry-After", "5")
 		writeError(w, http.StatusTooManyRequests, "too-many-connections",
 			fmt.Sprintf("%s (%s): at most %d spectators' connections at once", errAddrFull, addr, lim))
@@ -58,7 +59,7 @@ func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
 	ws.SetReadLimit(hardFrameLimit)
 	ctx, cancel := context.WithCancel(s.ctx)
 	defer cancel()
-	c := &conn{s: s, ws: ws, tokenHash: token, send: make(chan []byte, s.cfg.SendQueue),
+	c := &conn{s: s, ws: ws, tokenHash: token, account: account, send: make(chan []byte, s.cfg.SendQueue),
 		ctx: ctx, cancel: cancel, log: s.log.With("table", id, "remote", clientAddr(r)),
 		bucket: bucket{rate: s.cfg.MsgRate, burst: float64(s.cfg.MsgBurst)},
 		addr:   addr, serial: s.connSeq.Add(1), born: time.Now()}

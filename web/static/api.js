@@ -47,6 +47,20 @@ export const api = {
   player: (name, offset, limit) => call('GET', '/api/players/' + encodeURIComponent(name) + `?offset=${offset}&limit=${limit}`),
   replay: (id, seat) => call('GET', '/api/tables/' + encodeURIComponent(id) + '/replay' +
     (seat === null || seat === undefined || seat < 0 ? '' : '?seat=' + seat)),
+  // Identity (auth.js): each answers {"account": {...} | null}.
+  account: () => call('GET', '/api/account'),
+  signup: (name, password) => call('POST', '/api/account/signup', { name, password }),
+  signin: (name, password) => call('POST', '/api/account/signin', { name, password }),
+  signout: () => call('POST', '/api/account/signout'),
+  signoutAll: () => call('POST', '/api/account/signout-all'),
+  deleteAccount: (confirm) => call('DELETE', '/api/account', { confirm }),
+  passkeyBegin: () => call('POST', '/api/account/passkeys/begin'),
+  passkeyFinish: (ceremony, credential) => call('POST', '/api/account/passkeys/finish', { ceremony, credential }),
+  passkeyDelete: (id) => call('DELETE', '/api/account/passkeys/' + encodeURIComponent(id)),
+  passkeySigninBegin: () => call('POST', '/api/account/passkey-signin/begin'),
+  passkeySigninFinish: (ceremony, credential) => call('POST', '/api/account/passkey-signin/finish', { ceremony, credential }),
+  passkeySignupBegin: (name) => call('POST', '/api/account/passkey-signup/begin', { name }),
+  passkeySignupFinish: (ceremony, credential) => call('POST', '/api/account/passkey-signup/finish', { ceremony, credential }),
 };
 
 export function savedName() {

@@ -8,6 +8,7 @@ import { t, onLangChange, langSwitch, currentLang } from '/static/i18n.js';
 import { api, savedName, saveName, cleanName } from '/static/api.js';
 import { loadGames as loadGameInfos, botSeatName, gameInfo } from '/static/games.js';
 import { profileLink } from '/static/players.js';
+import { accountLink, whoami } from '/static/auth.js';
 
 // The form is built from each game's description (GET /api/games, an
 // engine.Info): its seat bounds, one-player mode, bots and options.
@@ -30,6 +31,7 @@ const hs = {
   nameError: '',
   formError: '', // the server's answer to a create
   fieldErrors: {}, // option input id -> what is wrong with it
+  account: null, // the signed-in account (auth.js), null for a guest
   busy: false,
   narrow: false, // a phone-sized screen: one column, the form folded
   formOpen: false, // on a phone, whether the new-table form is unfolded
@@ -86,7 +88,7 @@ els.form.addEventListener('submit', (e) => { e.preventDefault(); create(); });
 
 const leaderboards = h('a', { href: '/leaderboard', class: 'nav-link', 'data-testid': 'nav-leaderboards' });
 replace(app,
-  h('header', { class: 'topbar' }, h('a', { href: '/', class: 'brand' }, 'dicehall'), h('span', { class: 'spacer' }), leaderboards, langSwitch()),
+  h('header', { class: 'topbar' }, h('a', { href: '/', class: 'brand' }, 'dicehall'), h('span', { class: 'spacer' }), leaderboards, accountLink(), langSwitch()),
   els.layout);
 
 function placeParts() {
@@ -111,6 +113,12 @@ function renderIntro() {
     nameError,
     h('p', { class: 'muted small', id: 'name-hint' }, t('home.name.hint')));
   if (hs.nameError) setNameError(t('home.name.missing'));
+  if (hs.account) {
+    // A signed-in player plays under their account's name.
+    nameInput.value = hs.account.name;
+    nameInput.readOnly = true;
+    els.intro.querySelector('#name-hint').textContent = t('auth.home.hint');
+  }
   replace(els.cta, h('button', { type: 'button', class: 'primary big', id: 'cta-create', onclick: openForm }, t('home.cta')));
   els.foot.textContent = t('home.updated');
   leaderboards.textContent = t('nav.leaderboards');
@@ -645,5 +653,6 @@ placeParts();
 renderAll();
 loadGames();
 refresh();
+whoami().then((acct) => { if (acct) { hs.account = acct; renderIntro(); } });
 setInterval(() => { if (!document.hidden) refresh(); }, 4000);
 document.addEventListener('visibilitychange', () => { if (!document.hidden) refresh(); });

@@ -11,6 +11,7 @@ import { replayViewer } from '/static/replay.js';
 import { settingsMenu } from '/static/settings.js';
 import { renderer, loadGames, gameInfo, botLabel, botSeatName, narrationLines } from '/static/games.js';
 import { profileLink, place } from '/static/players.js';
+import { accountLink } from '/static/auth.js';
 
 const SPECTATOR = -3;
 const TOAST_MS = 8000; // a refusal stays this long unless closed
@@ -76,7 +77,7 @@ const backWord = h('span', { class: 'back-word' });
 replace(app,
   h('header', { class: 'topbar' },
     h('a', { href: '/', class: 'brand' }, 'dicehall'), back, h('span', { class: 'spacer' }),
-    els.rules, settingsMenu({ onTry: (name) => { if (name === 'sound') beep(); } }), langSwitch()),
+    els.rules, accountLink(), settingsMenu({ onTry: (name) => { if (name === 'sound') beep(); } }), langSwitch()),
   h('div', { class: 'statusbar' },
     els.title, h('span', { class: 'sep', 'aria-hidden': 'true' }, '·'), els.turn, els.clock, els.conn, els.hint),
   h('div', { class: 'table-layout' },
