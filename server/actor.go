@@ -162,13 +162,15 @@ func (t *table) repair() {
 	if status == t.meta.Status && (status != store.StatusOver || t.meta.Result != nil) {
 		return
 	}
-	_ = t.changeMeta(func(m *store.Table) {
+	if t.changeMeta(func(m *store.Table) {
 		m.Status = status
 		if status == store.StatusOver {
 			res := wireResult(t.state.Result())
 			m.Result = &res
 		}
-	})
+	}) == nil && status == store.StatusOver {
+		t.rate()
+	}
 }
 
 // reconcile brings everything that follows from the state up to date, once

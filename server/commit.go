@@ -163,6 +163,8 @@ func (t *table) commit(first *engine.Move) error {
 		res := wireResult(t.state.Result())
 		if err := t.changeMeta(func(m *store.Table) { m.Status, m.Result = store.StatusOver, &res }); err != nil {
 			t.meta.Status = store.StatusOver
+		} else {
+			t.rate()
 		}
 	}
 	t.updateClocks() // the deadlines below are those of the new state

@@ -52,6 +52,11 @@ func (s *Server) routes() http.Handler {
 	mux.HandleFunc("POST /api/tables/{id}/rematch", s.rematch)
 	mux.HandleFunc("GET /api/tables/{id}/replay", s.replay)
 	mux.HandleFunc("GET /ws/{id}", s.serveWS)
+	// Ratings, leaderboards and profiles (ratings.go, profiles.go).
+	mux.HandleFunc("GET /leaderboard", s.page("players.html"))
+	mux.HandleFunc("GET /u/{name}", s.page("players.html"))
+	mux.HandleFunc("GET /api/leaderboard/{game}", s.leaderboard)
+	mux.HandleFunc("GET /api/players/{name}", s.playerProfile)
 	// Identity (auth.go, auth_passkey.go).
 	mux.HandleFunc("GET /signin", s.page("signin.html"))
 	mux.HandleFunc("GET /account", s.page("account.html"))

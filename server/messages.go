@@ -36,6 +36,9 @@ type TableSummary struct {
 	Result   engine.Result   `json:"result"`
 	// Rematch is the table made to play this one again, once asked for.
 	Rematch string `json:"rematch,omitempty"`
+	// Rated: the table counts for the ratings (finished), or will if
+	// nothing changes that (open, live): see ratable.
+	Rated bool `json:"rated"`
 
 	// Never sent:
 	creator string        // store.Table.Creator, for the lobby's count per creator
@@ -53,6 +56,9 @@ type SeatSummary struct {
 	Taken     bool   `json:"taken"`
 	Connected bool   `json:"connected"`
 	TakenOver bool   `json:"takenOver"`
+	// Profile is the name of the account holding the seat, for a link to
+	// its profile (/u/{profile}); "" for a guest, a bot, a free seat.
+	Profile string `json:"profile,omitempty"`
 }
 
 // createRequest is the body of POST /api/tables.
@@ -84,7 +90,12 @@ type settings struct {
 	// Chat says who may write in the table's chat: "all" (the default,
 	// also "") or "players" (spectators read only).
 	Chat string `json:"chat,omitempty"`
+	// Rated false makes a friendly game that changes no rating; absent
+	// or true, the table is rated if its seats allow (ratings.go).
+	Rated *bool `json:"rated,omitempty"`
 }
+
+func (s settings) rated() bool { return s.Rated == nil || *s.Rated }
 
 // clientMsg is any message from a browser; Type says which fields count.
 type clientMsg struct {

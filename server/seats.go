@@ -105,7 +105,7 @@ func (t *table) seatSummaries() []SeatSummary {
 	out := make([]SeatSummary, len(t.meta.Seats))
 	for i, st := range t.meta.Seats {
 		out[i] = SeatSummary{Name: st.Name, Kind: st.Kind, Bot: st.Bot, TakenOver: st.TakenOver,
-			Taken: st.Kind == kindBot || st.TokenHash != "", Connected: t.connected(engine.Seat(i))}
+			Taken: st.Kind == kindBot || st.TokenHash != "", Connected: t.connected(engine.Seat(i)), Profile: t.s.profileName(st.Account)}
 	}
 	return out
 }
@@ -129,7 +129,7 @@ func summarize(meta store.Table, g engine.Game, st engine.State) TableSummary {
 	s := TableSummary{ID: meta.ID, Game: meta.Game, Title: g.Info().Title, Status: meta.Status,
 		Settings: orEmpty(meta.Settings), Options: orEmpty(meta.Options),
 		Created: meta.Created, Updated: meta.Updated, Version: meta.Version, Result: wireResult(engine.Result{}),
-		Rematch: meta.Rematch, creator: meta.Creator, seen: meta.Seen}
+		Rematch: meta.Rematch, Rated: ratable(meta), creator: meta.Creator, seen: meta.Seen}
 	switch {
 	case st != nil:
 		s.Result = wireResult(st.Result())

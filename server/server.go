@@ -78,6 +78,10 @@ type Config struct {
 	// may take (budgets.go; docs/protocol.md, Limits).
 	Budgets Budgets
 
+	// MinRatedGames is the number of rated games a player needs to appear
+	// on a leaderboard: 0 = DefaultMinRatedGames.
+	MinRatedGames int
+
 	// Identity configures accounts, sessions and passkeys (auth.go).
 	Identity Identity
 
@@ -120,6 +124,7 @@ func (c *Config) defaults() {
 		c.Static = web.Static()
 	}
 	setDefault(&c.LogMoves, DefaultLogMoves)
+	setDefault(&c.MinRatedGames, DefaultMinRatedGames)
 	setDefault(&c.InboxSize, 256)
 	setDefault(&c.SendQueue, 256)
 	setDefault(&c.MsgRate, 20)
@@ -153,17 +158,18 @@ func zeroDefault[T int | int64 | float64 | time.Duration](v *T, d T) {
 // Server is the game server. Create it with New, serve Handler, and Close
 // it when done (the store stays open: it belongs to the caller).
 type Server struct {
-	cfg     Config
-	store   store.Store
-	games   *engine.Registry
-	log     *slog.Logger
-	clock   Clock
-	ctx     context.Context // cancelled by Close: ends every table and connection
-	cancel  context.CancelFunc
-	handler http.Handler
-	posts   ipLimiter
-	budgets budgetState // table budgets, GET limits, the replay cache (budgets.go)
-	auth    authState   // sign-in limits, hashing slots, passkey ceremonies (auth.go)
+	cfg      Config
+	store    store.Store
+	games    *engine.Registry
+	log      *slog.Logger
+	clock    Clock
+	ctx      context.Context // cancelled by Close: ends every table and connection
+	cancel   context.CancelFunc
+	handler  http.Handler
+	posts    ipLimiter
+	budgets  budgetState // table budgets, GET limits, the replay cache (budgets.go)
+	auth     authState   // sign-in limits, hashing slots, passkey ceremonies (auth.go)
+	profiles profiles    // account names for the seats' profile links (ratings.go)
 
 	// Limits (limits.go).
 	public    *url.URL // Config.PublicURL parsed; nil = any host
@@ -218,6 +224,13 @@ func New(cfg Config) (*Server, error) {
 		}
 		resumed++
 	}
+	// Ratings a crash or a store failure left unapplied (ratings.go).
+	if n, err := s.sweepRatings(lctx, ratingSweepStart); err != nil {
+		s.log.Error("rating sweep", "err", err)
+	} else if n > 0 {
+		s.log.Info("rating sweep", "rated", n)
+	}
+	s.sweepRatingsLater()
 	s.log.Info("server ready", "tables_resumed", resumed)
 	return s, nil
 }

@@ -373,7 +373,9 @@ func (s *Server) summaryOf(ctx context.Context, meta store.Table) TableSummary {
 		}
 		s.log.Error("table not readable", "table", meta.ID, "err", err)
 	}
-	return summarize(meta, gameOrUnknown(s.games, meta.Game), nil)
+	sum := summarize(meta, gameOrUnknown(s.games, meta.Game), nil)
+	s.linkProfiles(sum.Seats, meta)
+	return sum
 }
 
 type unknownGame struct{ id string }

@@ -122,7 +122,7 @@ func dictionaryFiles(t *testing.T) []string {
 // modules (games.js), may name a game: the lobby, the table, the replay
 // and the dictionaries work from the games' descriptions.
 func TestPagesNameNoGame(t *testing.T) {
-	for _, f := range []string{"home.js", "table.js", "replay.js", "rules.js", "i18n.js", "api.js", "dom.js"} {
+	for _, f := range []string{"home.js", "table.js", "replay.js", "rules.js", "i18n.js", "api.js", "dom.js", "players.js", "leaderboard.js", "profile.js"} {
 		src := read(t, f)
 		for _, id := range all.Registry.IDs() {
 			for _, q := range []string{"'" + id + "'", `"` + id + `"`, "`" + id + "`", "=== " + id} {

@@ -5,14 +5,26 @@
 // Attributes starting with "on" become listeners; "aria-*", "data-*" and other
 // keys become attributes; false/null/undefined attributes are left out.
 export function h(tag, attrs, ...children) {
-  const el = document.createElement(tag);
+  return build(document.createElement(tag), attrs, children);
+}
+
+const SVG = 'http://www.w3.org/2000/svg';
+
+// svg builds an SVG element the same way (in the SVG namespace): svg('svg',
+// {viewBox: '0 0 100 40'}, svg('polyline', {points: '0,0 10,5'})). Its
+// attributes are set as they are (viewBox keeps its case).
+export function svg(tag, attrs, ...children) {
+  return build(document.createElementNS(SVG, tag), attrs, children);
+}
+
+function build(el, attrs, children) {
   if (attrs) {
     for (const [k, v] of Object.entries(attrs)) {
       if (v === false || v === null || v === undefined) continue;
       if (k.startsWith('on') && typeof v === 'function') {
         el.addEventListener(k.slice(2), v);
       } else if (k === 'class') {
-        el.className = v;
+        el.setAttribute('class', v);
       } else if (k === 'text') {
         el.textContent = v;
       } else if (k === 'value' || k === 'checked' || k === 'selected' || k === 'disabled') {

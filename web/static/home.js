@@ -7,6 +7,7 @@ import { h, replace, $ } from '/static/dom.js';
 import { t, onLangChange, langSwitch, currentLang } from '/static/i18n.js';
 import { api, savedName, saveName, cleanName } from '/static/api.js';
 import { loadGames as loadGameInfos, botSeatName, gameInfo } from '/static/games.js';
+import { profileLink } from '/static/players.js';
 import { accountLink, whoami } from '/static/auth.js';
 
 // The form is built from each game's description (GET /api/games, an
@@ -20,6 +21,7 @@ const hs = {
   seats: ['human', 'bot:', 'bot:', 'bot:', 'bot:', 'bot:', 'bot:', 'bot:'],
   clock: 0,
   chat: 'all', // who may write in the table's chat: 'all' or 'players'
+  rated: true, // the table counts for the ratings (when every seat is an account's)
   options: {}, // game id -> option name -> the value chosen
   // null: not loaded yet. mine holds the tables where this browser has a
   // seat (GET /api/tables/mine), with their seat and yourTurn.
@@ -85,8 +87,9 @@ for (const kind of ['mine', 'open', 'live', 'over']) {
 }
 els.form.addEventListener('submit', (e) => { e.preventDefault(); create(); });
 
+const leaderboards = h('a', { href: '/leaderboard', class: 'nav-link', 'data-testid': 'nav-leaderboards' });
 replace(app,
-  h('header', { class: 'topbar' }, h('a', { href: '/', class: 'brand' }, 'dicehall'), h('span', { class: 'spacer' }), accountLink(), langSwitch()),
+  h('header', { class: 'topbar' }, h('a', { href: '/', class: 'brand' }, 'dicehall'), h('span', { class: 'spacer' }), leaderboards, accountLink(), langSwitch()),
   els.layout);
 
 function placeParts() {
@@ -119,6 +122,7 @@ function renderIntro() {
   }
   replace(els.cta, h('button', { type: 'button', class: 'primary big', id: 'cta-create', onclick: openForm }, t('home.cta')));
   els.foot.textContent = t('home.updated');
+  leaderboards.textContent = t('nav.leaderboards');
 }
 
 // openForm unfolds the new-table form (on a phone) and brings it into view.
@@ -317,6 +321,9 @@ function renderForm() {
     h('p', { class: 'muted small hint', id: 'clock-hint' }, t('home.clock.hint')),
     h('div', { class: 'field-pair' }, h('p', { class: 'field' }, h('label', { for: 'f-chat' }, t('home.chat')), chatSel)),
     h('ul', { class: 'seat-fields' }, seatFields),
+    h('p', { class: 'field check' }, h('input', { type: 'checkbox', id: 'f-rated', checked: hs.rated, 'aria-describedby': 'rated-hint', onchange: (e) => { hs.rated = e.target.checked; } }),
+      h('label', { for: 'f-rated' }, t('home.rated'))),
+    h('p', { class: 'muted small hint', id: 'rated-hint' }, t('home.rated.hint')),
     offered(g).map((o) => optionField(g, o)),
     // The button stays in sight while a long form scrolls.
     h('div', { class: 'create-actions' }, formStatus,
@@ -359,7 +366,7 @@ async function create() {
   hs.formError = '';
   renderForm();
   try {
-    const res = await api.create({ game: g.id, name, options, settings: { turnSeconds: hs.clock, chat: hs.chat }, seats });
+    const res = await api.create({ game: g.id, name, options, settings: { turnSeconds: hs.clock, chat: hs.chat, rated: hs.rated }, seats });
     location.href = '/t/' + encodeURIComponent(res.id);
   } catch (e) {
     hs.busy = false;
@@ -389,7 +396,11 @@ function seatName(tb, s, i) {
   return t('seat.free');
 }
 
-function seatsText(tb) { return tb.seats.map((s, i) => seatName(tb, s, i)).join(' · '); }
+// seatsText is the seats' names, each linked to its profile when an
+// account holds it.
+function seatsText(tb) { return tb.seats.flatMap((s, i) => [i ? ' · ' : null, profileLink(s.profile, seatName(tb, s, i))]); }
+
+function ratedTag(tb) { return tb.rated ? h('span', { class: 'rated-tag' }, t('home.rated.tag')) : null; }
 
 // ago says how long ago a moment was, in the page's language ("5 min
 // ago", "il y a 5 min").
@@ -438,7 +449,7 @@ function ranking(tb, mySeat) {
   return h('ol', { class: 'ti-ranking', 'aria-label': t('home.ranking') },
     order.map((i) => h('li', { class: (won.has(i) ? 'won' : '') + (i === mySeat ? ' me' : '') },
       won.has(i) ? h('span', { class: 'crown', 'aria-hidden': 'true' }, '★') : null,
-      h('span', { class: 'r-name' }, seatName(tb, tb.seats[i], i)),
+      h('span', { class: 'r-name' }, profileLink(tb.seats[i].profile, seatName(tb, tb.seats[i], i))),
       i === mySeat ? h('span', { class: 'r-you' }, ' (' + t('seat.you') + ')') : null, ' ',
       h('span', { class: 'r-score' }, String(scores[i])),
       won.has(i) ? h('span', { class: 'sr-only' }, ' (' + t('home.winner') + ')') : null)));
@@ -480,7 +491,7 @@ function mineItem(tb) {
   }
   return h('li', { class: 'table-item' + (tb.yourTurn && tb.status !== 'over' ? ' your-turn' : ''), 'data-table': tb.id, 'data-status': tb.status },
     h('div', { class: 'ti-main' },
-      h('p', { class: 'ti-head' }, h('strong', { class: 'ti-game' }, tb.title || tb.game), ' ', status),
+      h('p', { class: 'ti-head' }, h('strong', { class: 'ti-game' }, tb.title || tb.game), ' ', status, ratedTag(tb)),
       people ? h('p', { class: 'ti-people muted small' }, people) : null,
       tb.status === 'over' ? h('div', { class: 'ti-result small' }, ranking(tb, me)) : null),
     h('div', { class: 'ti-actions' }, action));
@@ -503,7 +514,7 @@ function tableItem(tb, kind) {
   }
   return h('li', { class: 'table-item', 'data-table': tb.id, 'data-status': tb.status },
     h('div', { class: 'ti-main' },
-      h('p', { class: 'ti-head' }, h('strong', { class: 'ti-game' }, tb.title || tb.game), kind === 'over' ? ended(tb.updated) : null),
+      h('p', { class: 'ti-head' }, h('strong', { class: 'ti-game' }, tb.title || tb.game), kind === 'over' ? ended(tb.updated) : null, ratedTag(tb)),
       kind === 'over'
         ? h('div', { class: 'ti-result small' }, ranking(tb, -1) || h('span', { class: 'muted' }, seatsText(tb)))
         : h('p', { class: 'ti-people muted small' }, seatsText(tb))),
@@ -523,7 +534,7 @@ const sections = {
 const drawn = { mine: new Map(), open: new Map(), live: new Map(), over: new Map() };
 
 function rowKey(tb) {
-  return JSON.stringify([currentLang(), tb.status, tb.seats, tb.result, tb.seat, tb.yourTurn, tb.title, gameInfo(tb.game) ? 1 : 0]);
+  return JSON.stringify([currentLang(), tb.status, tb.seats, tb.result, tb.seat, tb.yourTurn, tb.title, tb.rated, gameInfo(tb.game) ? 1 : 0]);
 }
 
 function renderList(kind) {

@@ -4,13 +4,14 @@
 // rematch and the replay once the game is over.
 
 import { h, replace, $ } from '/static/dom.js';
-import { t, has, onLangChange, langSwitch, refusal } from '/static/i18n.js';
+import { t, onLangChange, langSwitch, refusal } from '/static/i18n.js';
 import { api, savedName, saveName, cleanName } from '/static/api.js';
 import { pref } from '/static/prefs.js';
 import { replayViewer } from '/static/replay.js';
 import { settingsMenu } from '/static/settings.js';
 import { renderer, loadGames, gameInfo, botLabel, botSeatName, narrationLines } from '/static/games.js';
 import { chatPanel } from '/static/chat.js';
+import { profileLink, place } from '/static/players.js';
 import { accountLink } from '/static/auth.js';
 
 const SPECTATOR = -3;
@@ -377,7 +378,7 @@ function seatLine(x, i) {
   const online = x.kind === 'bot' || (x.taken && x.connected);
   return h('li', { class: `seat${i === st.seat ? ' me' : ''}${st.turn?.actors?.includes(i) && !st.view?.over ? ' acting' : ''}`, 'data-seat': i },
     h('span', { class: `dot${online ? ' on' : ''}`, 'aria-hidden': 'true' }),
-    h('span', { class: 'seat-name' }, x.kind === 'bot' || x.taken ? seatName(i) : t('seat.free')),
+    h('span', { class: 'seat-name' }, x.kind === 'bot' || x.taken ? profileLink(x.profile, seatName(i)) : t('seat.free')),
     i === st.seat ? h('span', { class: 'tag' }, t('seat.you')) : null,
     h('span', { class: 'seat-state' }, bits.join(' · ')));
 }
@@ -462,11 +463,6 @@ function ranking(view) {
   return rows;
 }
 
-// place words a rank: 1st, 2nd… (1er, 2e… in French).
-function place(n) {
-  return has('table.place.' + n) ? t('table.place.' + n) : t('table.place.n', { n });
-}
-
 function renderResult() {
   if (!st.view || !st.view.over || !st.renderer) {
     els.result.hidden = true; els.replay.hidden = true; els.rematch.hidden = true;
@@ -486,7 +482,7 @@ function renderResult() {
       class: `rank${winners.has(view.players[r.i]?.name) ? ' won' : ''}${r.i === st.seat ? ' me' : ''}`, 'data-seat': r.i,
     },
     h('span', { class: 'place' }, place(r.place)),
-    h('span', { class: 'pname' }, r.name, r.i === st.seat ? h('span', { class: 'tag' }, t('seat.you')) : null),
+    h('span', { class: 'pname' }, profileLink(st.summary?.seats?.[r.i]?.profile, r.name), r.i === st.seat ? h('span', { class: 'tag' }, t('seat.you')) : null),
     h('span', { class: 'score' }, t('table.points', { n: r.total }))))) : null,
     extra ? h('div', { class: 'result-detail' }, extra) : null,
     rematchControls());
