@@ -2,10 +2,10 @@ package e2e
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"math"
 	"net/http/httptest"
-	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -231,7 +231,6 @@ func playDiceflickVsBot(t *testing.T, ts *httptest.Server, run dfRun) {
 	p.do(chromedp.Navigate(ts.URL + "/t/" + id))
 	p.waitJS(10*time.Second, `document.body.dataset.seat === '0' && document.body.dataset.status === 'live' && !!document.querySelector('canvas.df-arena')`)
 
-	logRe := regexp.MustCompile(`angle ([+-]?\d+)°, (?:power|force) (\d+[.,]\d+)`)
 	flicks, keyboard, picked, autoZero, showings := 0, 0, 0, 0, 0
 	var shots = map[string]bool{}
 	shotOnce := func(what string) {
@@ -280,6 +279,11 @@ func playDiceflickVsBot(t *testing.T, ts *httptest.Server, run dfRun) {
 				// focus stays on the slider). Both dice stop in the trench and
 				// go back to the bag: nothing can score.
 				v = st.Version
+				// What the page sends, to check the keyboard's aim arrives
+				// as chosen.
+				eval[bool](p, `(() => { if (!window.__dfSent) { window.__dfSent = []; const send = WebSocket.prototype.send;
+				  WebSocket.prototype.send = function (d) { window.__dfSent.push(String(d)); return send.call(this, d); }; }
+				  window.__dfSent.length = 0; return true; })()`)
 				if keyboard == 0 {
 					p.do(chromedp.Focus(chromedp.CSS(`#df-angle`)))
 					for range 10 {
@@ -295,16 +299,20 @@ func playDiceflickVsBot(t *testing.T, ts *httptest.Server, run dfRun) {
 				p.do(chromedp.KeyEvent(kb.Enter))
 				keyboard++
 				p.waitVersion(v + 1)
-				p.waitJS(5*time.Second, `[...document.querySelectorAll('[data-testid=log] li')].some(l => /angle [+-]?\d+°/.test(l.textContent))`)
-				line := eval[string](p, `[...document.querySelectorAll('[data-testid=log] li')].find(l => /angle [+-]?\d+°/.test(l.textContent)).textContent`)
-				m := logRe.FindStringSubmatch(line)
-				if m == nil {
-					t.Fatalf("no flick in the log line %q", line)
+				p.waitJS(5*time.Second, `window.__dfSent.some((f) => f.includes('"flick"'))`)
+				line := eval[string](p, `window.__dfSent.filter((f) => f.includes('"flick"')).pop()`)
+				var frame struct {
+					Action struct {
+						Flick struct{ Angle, Power float64 }
+					}
 				}
-				ga, _ := strconv.Atoi(m[1])
-				gp, _ := strconv.ParseFloat(strings.Replace(m[2], ",", ".", 1), 64)
+				if err := json.Unmarshal([]byte(line), &frame); err != nil {
+					t.Fatalf("the page sent %q: %v", line, err)
+				}
+				ga := int(math.Round(math.Abs(frame.Action.Flick.Angle) * 180 / math.Pi))
+				gp := frame.Action.Flick.Power
 				if ga != 10 || gp != 0 {
-					t.Errorf("keyboard flick of 10° at 0 %%: the server got %q", line)
+					t.Errorf("keyboard flick of 10° at 0 %%: the page sent %q", line)
 				}
 			} else {
 				// Aim at the centre hole now and then (its die scores), else

@@ -61,7 +61,8 @@ type summary struct {
 		Connected bool   `json:"connected"`
 		TakenOver bool   `json:"takenOver"`
 	} `json:"seats"`
-	Version int `json:"version"`
+	Version int  `json:"version"`
+	Rated   bool `json:"rated"`
 	Result  struct {
 		Over    bool  `json:"over"`
 		Scores  []int `json:"scores"`
