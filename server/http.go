@@ -73,6 +73,12 @@ func (s *Server) routes() http.Handler {
 	mux.HandleFunc("POST /api/account/passkey-signin/finish", s.passkeySigninFinish)
 	mux.HandleFunc("POST /api/account/passkey-signup/begin", s.passkeySignupBegin)
 	mux.HandleFunc("POST /api/account/passkey-signup/finish", s.passkeySignupFinish)
+	// The installable app (pwa.go): the manifest, the service worker (at the
+	// root, so its scope is the whole site) and the page it shows when a
+	// page cannot load.
+	mux.HandleFunc("GET /manifest.webmanifest", s.manifest)
+	mux.HandleFunc("GET /sw.js", s.serviceWorker())
+	mux.HandleFunc("GET /offline.html", s.page("offline.html"))
 	mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, "not-found", "no such API route")
 	})
@@ -90,9 +96,10 @@ func securityHeaders(h http.Handler) http.Handler {
 }
 
 // contentSecurityPolicy allows the pages what they use: their own scripts
-// (modules, loaded by import too), stylesheets and images (the icon is a
-// data: URL), fetch to the API and WebSockets to the same host; no inline
-// script or style, no framing, no plugins, no <base>.
+// (modules, loaded by import too), stylesheets and images (files and
+// data: URLs), fetch to the API and WebSockets to the same host, the
+// service worker and the manifest from the same origin; no inline script
+// or style, no framing, no plugins, no <base>.
 func contentSecurityPolicy(host string) string {
 	connect := "'self'"
 	if plainHost(host) {
@@ -101,7 +108,7 @@ func contentSecurityPolicy(host string) string {
 		connect += " ws://" + host + " wss://" + host
 	}
 	return "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src " + connect +
-		"; object-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'"
+		"; worker-src 'self'; manifest-src 'self'; object-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'"
 }
 
 // plainHost reports whether host is letters, digits and .-:[] only (no

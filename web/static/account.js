@@ -1,10 +1,12 @@
 // The account page: the account's name, its passkeys (add, remove),
-// signing out here or everywhere, and deleting the account.
+// notifications (notify-settings.js), signing out here or everywhere, and
+// deleting the account.
 
 import { h, replace, $ } from '/static/dom.js';
 import { t, onLangChange, langSwitch, currentLang } from '/static/i18n.js';
 import { api } from '/static/api.js';
 import { whoami, passkeysAvailable, addPasskey, passkeyError, authError, formatDate } from '/static/auth.js';
+import { notificationsCard } from '/static/notify-settings.js';
 
 const as = {
   me: null,
@@ -16,6 +18,8 @@ const as = {
 
 const confirmInput = h('input', { id: 'delete-confirm', type: 'text', autocomplete: 'off', autocapitalize: 'none', spellcheck: 'false', oninput: drawDeleteButton });
 const deleteButton = h('button', { type: 'button', class: 'danger big', id: 'delete', onclick: deleteAccount });
+
+const notifyCard = notificationsCard();
 
 const app = $('#app');
 const layout = h('div', { class: 'auth-layout single' });
@@ -61,6 +65,7 @@ function render() {
       passkeysAvailable()
         ? h('p', { class: 'actions' }, h('button', { type: 'button', class: 'primary', id: 'add-passkey', disabled: as.busy, onclick: add }, t('auth.passkey.add')))
         : h('p', { class: 'muted small' }, t('auth.passkey.unsupported'))),
+    notifyCard,
     h('section', { class: 'card', 'aria-labelledby': 'so-h' },
       h('h2', { id: 'so-h' }, t('auth.sessions.h')),
       h('p', { class: 'actions' },

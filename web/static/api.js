@@ -63,6 +63,13 @@ export const api = {
   passkeySigninFinish: (ceremony, credential) => call('POST', '/api/account/passkey-signin/finish', { ceremony, credential }),
   passkeySignupBegin: (name) => call('POST', '/api/account/passkey-signup/begin', { name }),
   passkeySignupFinish: (ceremony, credential) => call('POST', '/api/account/passkey-signup/finish', { ceremony, credential }),
+  // Notifications (notify-settings.js): the server's VAPID key, this
+  // device's push subscription, the account's settings.
+  notifyKey: () => call('GET', '/api/notify/vapid'),
+  notifySubscribe: (sub) => call('POST', '/api/notify/subscriptions', sub),
+  notifyUnsubscribe: (endpoint) => call('DELETE', '/api/notify/subscriptions', { endpoint }),
+  notifySettings: () => call('GET', '/api/notify/settings'),
+  saveNotifySettings: (settings) => call('PUT', '/api/notify/settings', settings),
 };
 
 export function savedName() {
