@@ -3,11 +3,11 @@
 // worker's push manager with the server's VAPID key, sent to the server;
 // turn off: unsubscribe and tell the server) and the account's settings
 // (which notifications, push and/or e-mail, quiet hours in the browser's
-// time zone). The API is docs/protocol.md's /api/notify/…; the worker
+// time zone, the page's language for the notices). The API is docs/protocol.md's /api/notify/…; the worker
 // (sw.js) shows what arrives.
 
 import { h, replace } from '/static/dom.js';
-import { t, onLangChange } from '/static/i18n.js';
+import { t, onLangChange, currentLang } from '/static/i18n.js';
 import { api } from '/static/api.js';
 
 const QUIET = { from: '22:00', to: '08:00' }; // offered when quiet hours are first turned on
@@ -56,6 +56,7 @@ export function notificationsCard() {
   const st = {
     phase: 'loading', // 'loading' | 'ready' | 'unavailable'
     vapid: '', // the server's public key ('' = no push from this server)
+    email: true, // whether the server can send e-mail
     device: 'off',
     busy: false,
     status: '',
@@ -119,9 +120,11 @@ export function notificationsCard() {
         check(f.results, t('notify.results'))),
       h('fieldset', null, h('legend', null, t('notify.how.h')),
         check(f.push, t('notify.push')),
-        check(f.emailOn, t('notify.emailOn')),
-        h('p', { class: 'field' }, h('label', { for: f.email.id }, t('notify.email')), f.email,
-          h('span', { class: 'muted small', id: 'notify-email-hint' }, t('notify.email.hint')))),
+        st.email ? [
+          check(f.emailOn, t('notify.emailOn')),
+          h('p', { class: 'field' }, h('label', { for: f.email.id }, t('notify.email')), f.email,
+            h('span', { class: 'muted small', id: 'notify-email-hint' }, t('notify.email.hint')))]
+          : h('p', { class: 'muted small' }, t('notify.email.unavailable'))),
       h('fieldset', null, h('legend', null, t('notify.quiet.h')),
         check(f.quiet, t('notify.quiet')),
         h('p', { class: 'notify-times' },
@@ -211,6 +214,7 @@ export function notificationsCard() {
       turns: f.turns.checked,
       results: f.results.checked,
       quiet: f.quiet.checked ? { from: f.from.value || QUIET.from, to: f.to.value || QUIET.to, tz: timeZone() } : null,
+      lang: currentLang(), // the notices speak the page's language
     };
     run('save', async () => {
       fill(await api.saveNotifySettings(body));
@@ -227,6 +231,7 @@ export function notificationsCard() {
       st.phase = 'unavailable';
     }
     st.vapid = vapid.status === 'fulfilled' ? vapid.value?.publicKey || '' : '';
+    st.email = vapid.status !== 'fulfilled' || vapid.value?.emailAvailable !== false;
     st.device = await deviceState();
     draw();
   }
