@@ -214,12 +214,17 @@ func TestInstallableApp(t *testing.T) {
 	p.axeClean("account page 390x844")
 	p.noExceptions()
 
-	t.Run("subscribe", func(t *testing.T) {
-		// TODO(coordinator): once the push piece's /api/notify/* is on
-		// main, this runs: the card subscribes this browser with the
-		// server's VAPID key and stores the subscription, saves the
-		// settings (quiet hours in the browser's time zone), and turns
-		// the device off again.
+	t.Run("settings", func(t *testing.T) {
+		// TODO(coordinator): this runs once /api/notify/* is on main AND
+		// the e2e server has a notification service (startServerWrapped:
+		// Config.Push = notify.New over its memstore). It saves quiet hours
+		// (the browser's time zone and the page's language go with them)
+		// and turns push on for the device. Headless Chromium refuses push
+		// subscriptions in its off-the-record browser contexts
+		// ("Registration failed - permission denied") and has no push
+		// service, so turning on must either work or say why, and the
+		// worker's display of a push is checked above with DevTools'
+		// deliverPushMessage instead.
 		res, err := http.Get(base + "/api/notify/vapid")
 		if err == nil {
 			res.Body.Close()
@@ -227,20 +232,34 @@ func TestInstallableApp(t *testing.T) {
 		if err != nil || res.StatusCode != http.StatusOK {
 			t.Skip("needs the push API")
 		}
-		p := p
-		p.t = t
-		callBrowser(p, cdpbrowser.SetPermission, cdpbrowser.SetPermissionParams{
-			Permission: &cdpbrowser.PermissionDescriptor{Name: "push", UserVisibleOnly: true}, Setting: cdpbrowser.PermissionSettingGranted,
-			Origin: base, BrowserContextID: bc})
-		p.waitJS(10*time.Second, `!!document.querySelector('#notify-device')`)
-		p.do(chromedp.Click(chromedp.CSS(`#notify-device`)))
-		p.waitJS(20*time.Second, `document.querySelector('[data-testid=notify-device]').textContent === 'This device receives notifications.'`)
+		p := &page{t: t, name: p.name, ctx: p.ctx, logs: p.logs}
+		p.do(chromedp.EmulateViewport(1440, 900), chromedp.Reload())
+		p.waitJS(10*time.Second, `!!document.querySelector('#notify-form')`)
 		p.do(chromedp.Click(chromedp.CSS(`#notify-quiet`)), chromedp.Click(chromedp.CSS(`#notify-save`)))
 		p.waitJS(10*time.Second, `document.querySelector('[data-testid=notify] .status').textContent === 'Settings saved.'`)
+		type quiet struct{ From, To, TZ string }
+		var saved struct {
+			Quiet *quiet
+			Lang  string
+		}
+		if err := json.Unmarshal([]byte(eval[string](p, `fetch('/api/notify/settings').then((r) => r.text())`)), &saved); err != nil {
+			p.fail("settings: %v", err)
+		}
 		tz := eval[string](p, `Intl.DateTimeFormat().resolvedOptions().timeZone`)
-		saved := eval[string](p, `fetch('/api/notify/settings').then((r) => r.json()).then((s) => s.quiet && s.quiet.from + '-' + s.quiet.to + ' ' + s.quiet.tz)`)
-		if saved != "22:00-08:00 "+tz {
-			p.fail("quiet hours saved as %q", saved)
+		if saved.Quiet == nil || *saved.Quiet != (quiet{"22:00", "08:00", tz}) || saved.Lang != "en" {
+			p.fail("settings saved as %+v", saved)
+		}
+		for _, name := range []string{"notifications", "push"} {
+			callBrowser(p, cdpbrowser.SetPermission, cdpbrowser.SetPermissionParams{
+				Permission: &cdpbrowser.PermissionDescriptor{Name: name, UserVisibleOnly: true}, Setting: cdpbrowser.PermissionSettingGranted,
+				Origin: base, BrowserContextID: bc})
+		}
+		p.do(chromedp.Click(chromedp.CSS(`#notify-device`)))
+		p.waitJS(20*time.Second, `document.querySelector('[data-testid=notify-device]').textContent === 'This device receives notifications.'
+			|| !!document.querySelector('[data-testid=notify] [role=alert]')`)
+		if eval[bool](p, `!!document.querySelector('[data-testid=notify] [role=alert]')`) {
+			t.Logf("turning push on: %s", eval[string](p, `document.querySelector('[data-testid=notify] [role=alert]').textContent`))
+			return
 		}
 		p.do(chromedp.Click(chromedp.CSS(`#notify-device`)))
 		p.waitJS(10*time.Second, `document.querySelector('[data-testid=notify-device]').textContent === 'This device does not receive notifications.'`)
