@@ -57,6 +57,8 @@ function render() {
 }
 
 render();
-onLangChange(() => { render(); keptRules().then((r) => { rules = r; render(); }, () => {}); });
-keptRules().then((r) => { rules = r; render(); }, () => { rules = []; render(); });
+// found redraws with the kept rules, titled in the page's language.
+const found = () => keptRules().then((r) => { rules = r; render(); }, () => { rules ??= []; render(); });
+onLangChange(() => { render(); found(); });
+found();
 window.addEventListener('online', () => location.reload());
