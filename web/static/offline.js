@@ -11,6 +11,7 @@ const app = $('#app');
 const retry = h('button', { type: 'button', class: 'primary', id: 'offline-retry', onclick: () => location.reload() });
 const langs = langSwitch();
 let rules = null; // [{href, title}] once read from the worker's caches
+let rulesLang = ''; // the language their titles were read in
 
 // keptRules lists the rules pages the worker kept, titled from their kept
 // rules (in the page's language if kept in it, else any).
@@ -39,7 +40,7 @@ function render() {
   retry.textContent = t('offline.retry');
   replace(app,
     h('header', { class: 'topbar' }, h('a', { href: '/', class: 'brand' }, 'dicehall'), h('span', { class: 'spacer' }), langs),
-    h('section', { class: 'card offline-card', 'aria-labelledby': 'offline-h', 'data-testid': 'offline' },
+    h('section', { class: 'card offline-card', 'aria-labelledby': 'offline-h', 'data-testid': 'offline', 'data-rules': rulesLang || null },
       h('h1', { id: 'offline-h' }, t('offline.title')),
       h('p', null, t('offline.lead')),
       h('h2', null, t('offline.can.h')),
@@ -58,7 +59,19 @@ function render() {
 
 render();
 // found redraws with the kept rules, titled in the page's language.
-const found = () => keptRules().then((r) => { rules = r; render(); }, () => { rules ??= []; render(); });
+const found = () => {
+  const lang = currentLang();
+  return keptRules().then((r) => { rules = r; }, () => { rules ??= []; })
+    .then(() => { rulesLang = lang; render(); });
+};
 onLangChange(() => { render(); found(); });
 found();
-window.addEventListener('online', () => location.reload());
+// Back online, load the page asked for. Not while leaving: browsers may
+// say "online" as another page starts to load, and a reload then would
+// cancel that navigation.
+let leaving = false;
+window.addEventListener('beforeunload', () => { leaving = true; });
+window.addEventListener('pagehide', () => { leaving = true; });
+window.addEventListener('online', () => setTimeout(() => {
+  if (!leaving && navigator.onLine) location.reload();
+}, 300));
