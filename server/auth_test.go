@@ -336,11 +336,18 @@ func TestDeleteAccount(t *testing.T) {
 		t.Fatal("the account is still stored")
 	}
 	// The table (running) and the store both say "Former player".
-	if st := seatAccount(t, ts, id, 0); st.Account != "" || st.Name != neutralName {
+	// The seat is marked former (the pages name it in their language);
+	// a guest who types the neutral name is not.
+	if st := seatAccount(t, ts, id, 0); st.Account != "" || st.Name != neutralName || !st.Former {
 		t.Fatalf("the deleted account's seat: %+v", st)
 	}
-	if s := bob.summary(id); s.Seats[0].Name != neutralName || s.Seats[1].Name != "bob" {
+	if s := bob.summary(id); s.Seats[0].Name != neutralName || !s.Seats[0].Former || s.Seats[1].Name != "bob" || s.Seats[1].Former {
 		t.Fatalf("summary after deletion: %+v", s.Seats)
+	}
+	other := newPlayer(t, ts).create(twoHumans())
+	newPlayer(t, ts).join(other, 1, neutralName)
+	if s := bob.summary(other); s.Seats[1].Name != neutralName || s.Seats[1].Former {
+		t.Fatalf("a guest named like a deleted account: %+v", s.Seats)
 	}
 	if st, _ := newPlayer(t, ts).signin("ann", goodPassword); st != http.StatusUnauthorized {
 		t.Fatalf("sign-in to a deleted account: %d", st)

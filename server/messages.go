@@ -59,6 +59,10 @@ type SeatSummary struct {
 	// Profile is the name of the account holding the seat, for a link to
 	// its profile (/u/{profile}); "" for a guest, a bot, a free seat.
 	Profile string `json:"profile,omitempty"`
+	// Former: the seat was a since deleted account's, and Name is the
+	// neutral name, which pages say in their own language. The server
+	// sets it (store.Seat.Former), never a player's typed name.
+	Former bool `json:"former,omitempty"`
 }
 
 // createRequest is the body of POST /api/tables.

@@ -104,7 +104,7 @@ func (t *table) connected(seat engine.Seat) bool {
 func (t *table) seatSummaries() []SeatSummary {
 	out := make([]SeatSummary, len(t.meta.Seats))
 	for i, st := range t.meta.Seats {
-		out[i] = SeatSummary{Name: st.Name, Kind: st.Kind, Bot: st.Bot, TakenOver: st.TakenOver,
+		out[i] = SeatSummary{Name: st.Name, Kind: st.Kind, Bot: st.Bot, TakenOver: st.TakenOver, Former: st.Former,
 			Taken: st.Kind == kindBot || st.TokenHash != "", Connected: t.connected(engine.Seat(i)), Profile: t.s.profileName(st.Account)}
 	}
 	return out
@@ -138,7 +138,7 @@ func summarize(meta store.Table, g engine.Game, st engine.State) TableSummary {
 	}
 	for _, seat := range meta.Seats {
 		s.Seats = append(s.Seats, SeatSummary{Name: seat.Name, Kind: seat.Kind, Bot: seat.Bot,
-			TakenOver: seat.TakenOver, Taken: seat.Kind == kindBot || seat.TokenHash != ""})
+			TakenOver: seat.TakenOver, Former: seat.Former, Taken: seat.Kind == kindBot || seat.TokenHash != ""})
 	}
 	return s
 }

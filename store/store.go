@@ -48,6 +48,11 @@ type Seat struct {
 	// free seat): a signed-in player's seat, or a guest's claimed when
 	// the guest made an account.
 	Account string `json:"account,omitempty"`
+	// Former marks the seat of an account since deleted (DeleteAccount):
+	// its Name is then the neutral name, which pages may word in their
+	// own language. Only the store and the server set it, never a
+	// player, so a guest who types the neutral name is not taken for one.
+	Former bool `json:"former,omitempty"`
 }
 
 // Table is a table's metadata. Its moves are stored apart.

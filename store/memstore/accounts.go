@@ -141,7 +141,7 @@ func (s *Store) DeleteAccount(ctx context.Context, id, neutralName string) error
 		changed := false
 		for i := range seats {
 			if seats[i].Account == id {
-				seats[i].Account, seats[i].Name = "", neutralName
+				seats[i].Account, seats[i].Name, seats[i].Former = "", neutralName, true
 				changed = true
 			}
 		}
