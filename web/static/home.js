@@ -6,7 +6,7 @@
 import { h, replace, $ } from '/static/dom.js';
 import { t, onLangChange, langSwitch, currentLang } from '/static/i18n.js';
 import { api, savedName, saveName, cleanName } from '/static/api.js';
-import { loadGames as loadGameInfos, botSeatName, gameInfo } from '/static/games.js';
+import { loadGames as loadGameInfos, botSeatName, personName, gameInfo } from '/static/games.js';
 import { profileLink } from '/static/players.js';
 import { accountLink, whoami } from '/static/auth.js';
 
@@ -392,7 +392,7 @@ async function joinSeat(id, seat) {
 
 function seatName(tb, s, i) {
   if (s.kind === 'bot') return botSeatName(tb.game, s);
-  if (s.taken) return s.name || t('home.seat', { n: i + 1 });
+  if (s.taken) return personName(s) || t('home.seat', { n: i + 1 });
   return t('seat.free');
 }
 

@@ -6,7 +6,7 @@
 import { h, svg, replace, $ } from '/static/dom.js';
 import { t, onLangChange, langSwitch } from '/static/i18n.js';
 import { api } from '/static/api.js';
-import { loadGames, botSeatName } from '/static/games.js';
+import { loadGames, botSeatName, personName } from '/static/games.js';
 import { profileLink, place, num, day, pager } from '/static/players.js';
 
 const LIMIT = 20;
@@ -63,7 +63,7 @@ function statCard(s) {
 }
 
 function seatLabel(g, s, i) {
-  return s.kind === 'bot' ? botSeatName(g.game, s) : s.name || t('home.seat', { n: i + 1 });
+  return s.kind === 'bot' ? botSeatName(g.game, s) : personName(s) || t('home.seat', { n: i + 1 });
 }
 
 function gameItem(g) {

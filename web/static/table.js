@@ -9,7 +9,7 @@ import { api, savedName, saveName, cleanName } from '/static/api.js';
 import { pref } from '/static/prefs.js';
 import { replayViewer } from '/static/replay.js';
 import { settingsMenu } from '/static/settings.js';
-import { renderer, loadGames, gameInfo, botLabel, botSeatName, narrationLines } from '/static/games.js';
+import { renderer, loadGames, gameInfo, botLabel, botSeatName, personName, narrationLines } from '/static/games.js';
 import { chatPanel } from '/static/chat.js';
 import { profileLink, place } from '/static/players.js';
 import { accountLink } from '/static/auth.js';
@@ -111,14 +111,15 @@ function botName(kind) {
 function seatName(i) {
   const x = st.summary?.seats?.[i];
   if (x && x.kind === 'bot') return botSeatName(st.summary.game, x);
-  return x?.name || st.view?.players?.[i]?.name || t('seat.free');
+  return personName(x) || st.view?.players?.[i]?.name || t('seat.free');
 }
 
-// renames maps the server's names of bot seats to the page's.
+// renames maps the server's names of bot seats, and of deleted accounts'
+// seats, to the page's.
 function renames() {
   const m = new Map();
   (st.summary?.seats || []).forEach((x, i) => {
-    if (x.kind === 'bot' && x.name) {
+    if ((x.kind === 'bot' || x.former) && x.name) {
       const n = seatName(i);
       if (n !== x.name) m.set(x.name, n);
     }
