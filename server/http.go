@@ -55,6 +55,7 @@ func (s *Server) routes() http.Handler {
 	// Ratings, leaderboards and profiles (ratings.go, profiles.go).
 	mux.HandleFunc("GET /leaderboard", s.page("players.html"))
 	mux.HandleFunc("GET /u/{name}", s.page("players.html"))
+	mux.HandleFunc("GET /api/leaderboard", s.leaderboard)
 	mux.HandleFunc("GET /api/leaderboard/{game}", s.leaderboard)
 	mux.HandleFunc("GET /api/players/{name}", s.playerProfile)
 	// Identity (auth.go, auth_passkey.go).

@@ -5,6 +5,7 @@
 
 import { h, svg, replace, $ } from '/static/dom.js';
 import { t, onLangChange, langSwitch } from '/static/i18n.js';
+import { accountLink } from '/static/auth.js';
 import { api } from '/static/api.js';
 import { loadGames, botSeatName, personName } from '/static/games.js';
 import { profileLink, place, num, day, pager } from '/static/players.js';
@@ -18,7 +19,7 @@ const back = h('a', { href: '/leaderboard', class: 'back' });
 const main = h('div', { class: 'players-layout', 'aria-live': 'polite' });
 
 replace(app,
-  h('header', { class: 'topbar' }, h('a', { href: '/', class: 'brand' }, 'dicehall'), back, h('span', { class: 'spacer' }), langSwitch()),
+  h('header', { class: 'topbar' }, h('a', { href: '/', class: 'brand' }, 'dicehall'), back, h('span', { class: 'spacer' }), accountLink(), langSwitch()),
   main);
 
 // chart draws a rating history (display ratings, oldest first) as a line

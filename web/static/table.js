@@ -12,7 +12,7 @@ import { settingsMenu } from '/static/settings.js';
 import { renderer, loadGames, gameInfo, botLabel, botSeatName, personName, narrationLines } from '/static/games.js';
 import { chatPanel } from '/static/chat.js';
 import { profileLink, place } from '/static/players.js';
-import { accountLink } from '/static/auth.js';
+import { accountLink, whoami } from '/static/auth.js';
 
 const SPECTATOR = -3;
 const TOAST_MS = 8000; // a refusal stays this long unless closed
@@ -40,6 +40,7 @@ const st = {
   replay: null, // the replay viewer once the game is over
   joinError: '',
   joinOffered: false, // the join panel was shown to this person
+  me: null, // the signed-in account: it joins under its own name
   rematch: null, // the summary of a rematch someone started from this table
   rematchBusy: false,
   signalled: false, // the hidden page was told it is your turn
@@ -320,10 +321,14 @@ function renderJoin() {
   }
   st.joinOffered = true;
   // The name field stays in place across redraws (a late answer, a language
-  // switch): what was typed, the caret and the focus are the person's.
+  // switch): what was typed, the caret and the focus are the person's. A
+  // signed-in player is not asked: the server seats the account's name.
   let field = els.join.querySelector('p.field');
   let input = field?.querySelector('#join-name');
-  if (input) {
+  if (st.me) {
+    input = null;
+    field = h('p', { class: 'field join-account', 'data-testid': 'join-account' }, t('table.join.account', { name: st.me.name }));
+  } else if (input) {
     field.querySelector('label').textContent = t('table.join.name');
   } else {
     input = h('input', { id: 'join-name', type: 'text', maxlength: 24, autocomplete: 'nickname', value: savedName(), required: true });
@@ -342,7 +347,7 @@ function renderJoin() {
 }
 
 async function join(seat, input) {
-  const name = cleanName(input.value);
+  const name = input ? cleanName(input.value) : st.me.name;
   if (!name) { st.joinError = t('home.name.missing'); renderJoin(); $('#join-name')?.focus(); return; }
   saveName(name);
   st.joinError = '';
@@ -832,6 +837,7 @@ function notFound() {
 // Ask once over HTTP first: an unknown table gets a clear sentence rather
 // than a socket that keeps reconnecting.
 renderAll();
+whoami().then((me) => { st.me = me; if (me) renderJoin(); });
 // The games' descriptions name the bots and carry the English of the log.
 loadGames().then(() => { if (!st.notFound) renderAll(); }, () => { /* the kinds stand in for the names */ });
 api.table(tableId).then((s) => {
