@@ -16,7 +16,9 @@ const LIMIT = 50;
 const ls = { games: [], game: '', offset: 0, board: null, error: '' };
 
 const app = $('#app');
-const back = h('a', { href: '/', class: 'back' });
+// On a phone the words hide (.back-word) and leave room for the account link.
+const backWord = h('span', { class: 'back-word' });
+const back = h('a', { href: '/', class: 'back' }, h('span', { 'aria-hidden': 'true' }, '← '), backWord);
 const heading = h('h1', { id: 'lb-h' });
 const tabs = h('nav', { class: 'lb-tabs', 'aria-labelledby': 'lb-h' });
 const body = h('section', { class: 'card lb-body', 'aria-live': 'polite', 'data-testid': 'leaderboard' });
@@ -62,7 +64,7 @@ function row(r) {
 
 function render() {
   document.title = t('lb.title') + ' · dicehall';
-  back.textContent = '← ' + t('table.back');
+  backWord.textContent = t('table.back');
   heading.textContent = t('lb.title');
   renderTabs();
   const b = ls.board;

@@ -15,7 +15,9 @@ const name = decodeURIComponent(location.pathname.split('/')[2] || '');
 const ps = { profile: null, error: '', offset: 0 };
 
 const app = $('#app');
-const back = h('a', { href: '/leaderboard', class: 'back' });
+// On a phone the words hide (.back-word) and leave room for the account link.
+const backWord = h('span', { class: 'back-word' });
+const back = h('a', { href: '/leaderboard', class: 'back' }, h('span', { 'aria-hidden': 'true' }, '← '), backWord);
 const main = h('div', { class: 'players-layout', 'aria-live': 'polite' });
 
 replace(app,
@@ -89,7 +91,7 @@ function gameItem(g) {
 }
 
 function render() {
-  back.textContent = '← ' + t('lb.title');
+  backWord.textContent = t('lb.title');
   const p = ps.profile;
   if (ps.error) {
     document.title = 'dicehall';
