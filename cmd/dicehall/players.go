@@ -49,8 +49,8 @@ server (dicehall serve), best first, a page of 20 at a time. The rating is
 mu - 3 sigma, a skill the player very probably has at least; the skill
 column is the estimate itself. Without GAME it shows the board the
 server's leaderboard page opens on: the busiest one.`,
-		Example: `  dicehall leaderboard dicestars
-  dicehall leaderboard bookworm --page 2 --server https://dice.example.org`,
+		Example: fmt.Sprintf(`  dicehall leaderboard %[1]s
+  dicehall leaderboard %[1]s --page 2 --server https://dice.example.org`, registry.IDs()[0]),
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if page < 1 {

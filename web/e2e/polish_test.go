@@ -95,7 +95,9 @@ func TestSignedInPages(t *testing.T) {
 	// Joining takes the account's name.
 	p.do(chromedp.Click(chromedp.CSS(`[data-join="1"]`)))
 	p.waitJS(10*time.Second, `!document.querySelector('[data-testid=join-account]')`)
-	var sum struct{ Seats []struct{ Name, Profile string } }
+	var sum struct {
+		Seats []struct{ Name, Profile string }
+	}
 	res, err = http.Get(ts.URL + "/api/tables/" + made.ID)
 	if err == nil {
 		err = json.NewDecoder(res.Body).Decode(&sum)
