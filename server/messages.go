@@ -41,11 +41,12 @@ type TableSummary struct {
 	Rated bool `json:"rated"`
 
 	// Never sent:
-	creator string        // store.Table.Creator, for the lobby's count per creator
-	actors  []engine.Seat // who is to act, when the table is loaded
-	loaded  bool          // from a loaded table: actors and watched are known
-	watched bool          // somebody has the table's page open now
-	seen    time.Time     // store.Table.Seen: when somebody last had it open
+	creator string                    // store.Table.Creator, for the lobby's count per creator
+	actors  []engine.Seat             // who is to act, when the table is loaded
+	clocks  map[engine.Seat]time.Time // when their turn clocks run out
+	loaded  bool                      // from a loaded table: actors and watched are known
+	watched bool                      // somebody has the table's page open now
+	seen    time.Time                 // store.Table.Seen: when somebody last had it open
 }
 
 // SeatSummary is one seat as everybody sees it (never its token).

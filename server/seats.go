@@ -122,6 +122,7 @@ func (t *table) publish() TableSummary {
 	s.loaded, s.watched = true, len(t.conns) > 0
 	if t.state != nil {
 		s.actors = wireTurn(t.state.Turn()).Actors
+		s.clocks = t.clocks()
 	}
 	t.summary.Store(&s)
 	return s

@@ -258,6 +258,10 @@ func TestTimeBankSpentAcrossRestart(t *testing.T) {
 	if w := ann.connect(id).next(); w.Deadline != 350_000 || w.Bank != 350_000 {
 		t.Fatalf("after the restart, 350 s left, all of it bank: %s", w.raw)
 	}
+	// Her tables list says when her time runs out.
+	if m := ann.mine(); len(m) != 1 || !m[0].YourTurn || m[0].Deadline == nil || !m[0].Deadline.Equal(clock.Now().Add(350*time.Second)) {
+		t.Fatalf("my tables: %+v", m)
+	}
 }
 
 func TestExpiryForfeit(t *testing.T) {
