@@ -62,6 +62,10 @@ func TestTurnBasedForm(t *testing.T) {
 		t.Errorf("the table's clock reads %q", got)
 	}
 	p.shot("turns-table-1440")
+	p.do(chromedp.EmulateViewport(390, 844))
+	p.waitJS(3*time.Second, `document.documentElement.scrollWidth <= innerWidth`)
+	p.shot("turns-table-390")
+	p.do(chromedp.EmulateViewport(1440, 900))
 	// My games: "your turn, 4 days left".
 	p.do(chromedp.Navigate(ts.URL + "/"))
 	p.waitJS(5*time.Second, `/left/.test(document.querySelector('.your-turn .badge')?.textContent || '')`)
