@@ -85,6 +85,10 @@ type Config struct {
 	// Identity configures accounts, sessions and passkeys (auth.go).
 	Identity Identity
 
+	// Notifier hears when a seat held by an account becomes to act at a
+	// turn-based table, and when such a game ends (notify.go); nil = none.
+	Notifier Notifier
+
 	// PublicURL, when set (https://example.org), is the only host served:
 	// a request for another Host is refused (421 wrong-host), except
 	// loopback names on a loopback listener; and it is the origin pages
@@ -167,9 +171,10 @@ type Server struct {
 	cancel   context.CancelFunc
 	handler  http.Handler
 	posts    ipLimiter
-	budgets  budgetState // table budgets, GET limits, the replay cache (budgets.go)
-	auth     authState   // sign-in limits, hashing slots, passkey ceremonies (auth.go)
-	profiles profiles    // account names for the seats' profile links (ratings.go)
+	budgets  budgetState     // table budgets, GET limits, the replay cache (budgets.go)
+	auth     authState       // sign-in limits, hashing slots, passkey ceremonies (auth.go)
+	profiles profiles        // account names for the seats' profile links (ratings.go)
+	notices  chan TurnNotice // waiting for Config.Notifier (notify.go); nil = no notifier
 
 	// Limits (limits.go).
 	public    *url.URL // Config.PublicURL parsed; nil = any host
@@ -202,6 +207,7 @@ func New(cfg Config) (*Server, error) {
 		posts:  ipLimiter{rate: cfg.PostRate, burst: float64(cfg.PostBurst), m: map[string]*bucket{}},
 		public: public, httpConns: newConnLimiter(cfg.Limits.ConnsPerAddr, cfg.Logger), auth: newAuthState(cfg.Identity)}
 	s.handler = s.routes()
+	s.startNotices()
 
 	lctx, lcancel := context.WithTimeout(ctx, time.Minute)
 	defer lcancel()

@@ -53,6 +53,17 @@ type Seat struct {
 	// own language. Only the store and the server set it, never a
 	// player, so a guest who types the neutral name is not taken for one.
 	Former bool `json:"former,omitempty"`
+	// JoinedAt and BackAt are game times (milliseconds since the table
+	// was created, as engine.Move.At): when the holder took the seat, and
+	// when they last took it back from a bot (0: never). The server's turn
+	// clocks count from them and from the moves' times, so a reloaded
+	// table keeps every clock exactly.
+	JoinedAt int64 `json:"joinedAt,omitempty"`
+	BackAt   int64 `json:"backAt,omitempty"`
+	// Forfeit: the holder ran out of time at a table whose expiry is
+	// "forfeit": a bot finishes the seat (TakenOver) and it cannot be
+	// taken back.
+	Forfeit bool `json:"forfeit,omitempty"`
 }
 
 // Table is a table's metadata. Its moves are stored apart.

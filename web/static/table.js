@@ -13,6 +13,7 @@ import { renderer, loadGames, gameInfo, botLabel, botSeatName, personName, narra
 import { chatPanel } from '/static/chat.js';
 import { profileLink, place } from '/static/players.js';
 import { accountLink, whoami } from '/static/auth.js';
+import { durationText } from '/static/durations.js';
 
 const SPECTATOR = -3;
 const TOAST_MS = 8000; // a refusal stays this long unless closed
@@ -28,6 +29,7 @@ const st = {
   view: null,
   turn: null,
   deadlineAt: 0, // performance.now() time the running clock ends, 0 = none
+  bank: 0, // ms of the seat's time bank left (turn-based tables)
   connected: false,
   retry: 0, // reconnect attempts since the last welcome
   retryAt: 0,
@@ -259,9 +261,15 @@ function renderClock() {
     els.clock.textContent = '';
     return;
   }
-  const s = Math.max(0, Math.ceil((st.deadlineAt - performance.now()) / 1000));
+  const ms = st.deadlineAt - performance.now();
+  const s = Math.max(0, Math.ceil(ms / 1000));
+  // A long clock (turn-based tables) reads in days, hours and minutes,
+  // with the time bank the seat has left.
+  const bank = st.turn?.actors?.includes(st.seat) ? Math.min(st.bank, ms) : 0;
+  const text = s < 600 ? t('table.clock', { s }) : t('table.clock.long', { left: durationText(ms) });
   // ◷ rather than an emoji clock: plain fonts (DejaVu) have it.
-  replace(els.clock, h('span', { 'aria-hidden': 'true' }, '◷ '), t('table.clock', { s }));
+  replace(els.clock, h('span', { 'aria-hidden': 'true' }, '◷ '), text,
+    bank > 0 ? ' · ' + t('table.clock.bank', { left: durationText(bank) }) : '');
   els.clock.classList.toggle('low', s <= 10);
 }
 
@@ -775,6 +783,7 @@ async function welcome(msg) {
   st.view = msg.view;
   st.turn = msg.turn;
   st.deadlineAt = msg.deadline ? performance.now() + msg.deadline : 0;
+  st.bank = msg.bank || 0; // the seat's time bank, part of its clock (turn-based tables)
   // A rematch made before this page came (the summary has its id): who
   // made it is in the new table's summary.
   const rm = msg.table?.rematch;
@@ -803,6 +812,7 @@ async function update(msg) {
   st.view = msg.view;
   st.turn = msg.turn;
   st.deadlineAt = msg.deadline ? performance.now() + msg.deadline : 0;
+  st.bank = msg.bank || 0; // the seat's time bank, part of its clock (turn-based tables)
   st.log.push({ version: msg.version, narration: msg.narration || [] });
   if (st.log.length > LOG_MAX) st.log.splice(0, st.log.length - LOG_MAX);
   if (msg.move && msg.move.seat === st.seat && st.alert && !st.alert.conn) showAlert(null);
