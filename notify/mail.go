@@ -6,7 +6,7 @@ import (
 	"crypto/rand"
 	"crypto/tls"
 	"encoding/hex"
-		"fmt"
+	"fmt"
 	"mime"
 	"mime/quotedprintable"
 	"net"
