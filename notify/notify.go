@@ -174,7 +174,7 @@ func (s *Service) Notify(ctx context.Context, n Notice) {
 	if n.Account == "" || n.Table == "" {
 		return
 	}
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), s.cfg.Timeout)
+	ctx, cancel := context.WithTimeout(ctx, s.cfg.Timeout)
 	defer cancel()
 	s.notify(ctx, n)
 }

@@ -22,6 +22,7 @@ import (
 	"time"
 
 	"github.com/dicehall/dicehall/engine"
+	"github.com/dicehall/dicehall/notify"
 	"github.com/dicehall/dicehall/store"
 	"github.com/dicehall/dicehall/web"
 )
@@ -84,6 +85,11 @@ type Config struct {
 
 	// Identity configures accounts, sessions and passkeys (auth.go).
 	Identity Identity
+
+	// Push serves the notification API (/api/notify/..., notify_push.go):
+	// the VAPID key, push subscriptions, settings; nil = that API answers
+	// 404. Tables send through it when Notifier is PushNotifier(Push).
+	Push *notify.Service
 
 	// PublicURL, when set (https://example.org), is the only host served:
 	// a request for another Host is refused (421 wrong-host), except
