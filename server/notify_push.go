@@ -31,7 +31,9 @@ func NotifyClock(c Clock) notify.Clock { return notifyClock{c} }
 
 type notifyClock struct{ Clock }
 
-func (c notifyClock) AfterFunc(d time.Duration, f func()) notify.Timer { return c.Clock.AfterFunc(d, f) }
+func (c notifyClock) AfterFunc(d time.Duration, f func()) notify.Timer {
+	return c.Clock.AfterFunc(d, f)
+}
 
 // maxSubscriptions bounds an account's browsers; a new one beyond it ends
 // the oldest.
