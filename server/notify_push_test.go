@@ -5,8 +5,8 @@ import (
 	"crypto/ecdh"
 	"crypto/rand"
 	"encoding/base64"
+	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -162,26 +162,7 @@ func TestNotifyAPI(t *testing.T) {
 		{"DELETE", "/api/notify/subscriptions", `{"endpoint":"https://push.example/3"}`},
 		{"PUT", "/api/notify/settings", `{"push":false,"email":"eve@example.org","emailOn":true,"turns":true,"results":true,"quiet":null}`},
 	} {
-		for _, h := range []map[string]string{
-			{"Origin": "https://evil.example"},
-			{"Origin": "null"},
-			{"Sec-Fetch-Site": "cross-site"},
-			{"Sec-Fetch-Site": "same-site"},
-		} {
-			req, _ := http.NewRequest(c.method, ts.http.URL+c.path, strings.NewReader(c.body))
-			req.Header.Set("Content-Type", "application/json")
-			for k, v := range h {
-				req.Header.Set(k, v)
-			}
-			resp, err := ann.client.Do(req)
-			if err != nil {
-				t.Fatal(err)
-			}
-			resp.Body.Close()
-			if resp.StatusCode != http.StatusForbidden {
-				t.Errorf("%s %s with %v: %d, want 403", c.method, c.path, h, resp.StatusCode)
-			}
-		}
+		refusesCrossSite(t, ann, c.method, c.path, c.body)
 	}
 	if got, want := ts.endpoints(t, annID), "3 4 6 7 8 9 10 11 12"; got != want {
 		t.Fatalf("endpoints after cross-site requests %q, want %q", got, want)
@@ -241,19 +222,12 @@ func TestPushNotifierAdapter(t *testing.T) {
 	}
 }
 
-// rawGet is a GET's body, trimmed.
+// rawGet is a GET's JSON body, trimmed.
 func (p *player) rawGet(path string) string {
 	p.t.Helper()
-	resp, err := p.client.Get(p.ts.http.URL + path)
-	if err != nil {
-		p.t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	data, err := io.ReadAll(resp.Body)
-	if err != nil {
-		p.t.Fatal(err)
-	}
-	return strings.TrimSpace(string(data))
+	var raw json.RawMessage
+	p.do("GET", path, nil, &raw)
+	return strings.TrimSpace(string(raw))
 }
 
 // accountID is the signed-in account's ID.

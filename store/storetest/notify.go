@@ -187,16 +187,7 @@ func (s *suite) notifyDeleteAccount(t *testing.T) {
 }
 
 func (s *suite) notifyPersistence(t *testing.T) {
-	if s.cfg.reopen == nil {
-		t.Skip("not a persistent store (no storetest.Reopen option)")
-	}
-	st := s.open(t)
-	closed := false
-	t.Cleanup(func() {
-		if !closed {
-			st.Close()
-		}
-	})
+	st, reopen := s.reopenable(t)
 	mustAccount(t, st, "a", "Ann")
 	n := sampleSettings("a")
 	p := store.PushSubscription{Endpoint: "https://push.example/a", Account: "a", P256dh: "k", Auth: "x", Created: base}
@@ -209,12 +200,7 @@ func (s *suite) notifyPersistence(t *testing.T) {
 	if _, err := st.InitServerValue(ctx(t), "vapid", "keys"); err != nil {
 		t.Fatal(err)
 	}
-	if err := st.Close(); err != nil {
-		t.Fatal(err)
-	}
-	closed = true
-	st2 := s.cfg.reopen(t, st)
-	t.Cleanup(func() { st2.Close() })
+	st2 := reopen()
 	n.Updated, p.Created = ms(n.Updated), ms(p.Created)
 	if got, err := st2.NotifySettings(ctx(t), "a"); err != nil || got != n {
 		t.Fatalf("settings after reopen = %+v, %v", got, err)
@@ -224,5 +210,32 @@ func (s *suite) notifyPersistence(t *testing.T) {
 	}
 	if v, err := st2.InitServerValue(ctx(t), "vapid", "new"); err != nil || v != "keys" {
 		t.Fatalf("server value after reopen = %q, %v; want the first", v, err)
+	}
+}
+
+// reopenable opens a store for a persistence test (skipping it for a store
+// that is not persistent) and returns it with reopen, which closes it and
+// opens it again over the same data; both close with the test.
+func (s *suite) reopenable(t *testing.T) (store.Store, func() store.Store) {
+	t.Helper()
+	if s.cfg.reopen == nil {
+		t.Skip("not a persistent store (no storetest.Reopen option)")
+	}
+	st := s.open(t)
+	closed := false
+	t.Cleanup(func() {
+		if !closed {
+			st.Close()
+		}
+	})
+	return st, func() store.Store {
+		t.Helper()
+		if err := st.Close(); err != nil {
+			t.Fatal(err)
+		}
+		closed = true
+		st2 := s.cfg.reopen(t, st)
+		t.Cleanup(func() { st2.Close() })
+		return st2
 	}
 }
