@@ -2,6 +2,7 @@ package notify_test
 
 import (
 	"context"
+	"log/slog"
 	"net/http"
 	"net/url"
 	"testing"
@@ -118,7 +119,7 @@ func TestPublicClientRefusesLoopback(t *testing.T) {
 	if err := st.AddPushSubscription(ctx, store.PushSubscription{Endpoint: b.Endpoint, Account: "a", P256dh: b.Keys.P256dh, Auth: b.Keys.Auth}); err != nil {
 		t.Fatal(err)
 	}
-	svc, err := notify.New(ctx, notify.Config{Store: st})
+	svc, err := notify.New(ctx, notify.Config{Store: st, Logger: slog.New(slog.DiscardHandler)})
 	if err != nil {
 		t.Fatal(err)
 	}
