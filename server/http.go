@@ -74,6 +74,12 @@ func (s *Server) routes() http.Handler {
 	mux.HandleFunc("POST /api/account/passkey-signin/finish", s.passkeySigninFinish)
 	mux.HandleFunc("POST /api/account/passkey-signup/begin", s.passkeySignupBegin)
 	mux.HandleFunc("POST /api/account/passkey-signup/finish", s.passkeySignupFinish)
+	// Notifications (notify_push.go).
+	mux.HandleFunc("GET /api/notify/vapid", s.notifyVAPID)
+	mux.HandleFunc("POST /api/notify/subscriptions", s.notifySubscribe)
+	mux.HandleFunc("DELETE /api/notify/subscriptions", s.notifyUnsubscribe)
+	mux.HandleFunc("GET /api/notify/settings", s.notifySettings)
+	mux.HandleFunc("PUT /api/notify/settings", s.notifySetSettings)
 	mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, "not-found", "no such API route")
 	})

@@ -22,6 +22,7 @@ import (
 	"time"
 
 	"github.com/dicehall/dicehall/engine"
+	"github.com/dicehall/dicehall/notify"
 	"github.com/dicehall/dicehall/store"
 	"github.com/dicehall/dicehall/web"
 )
@@ -89,6 +90,12 @@ type Config struct {
 	// turn-based table, and when such a game ends (notify.go); nil = none.
 	Notifier Notifier
 
+	// Push serves the notification API (/api/notify/..., notify_push.go):
+	// the VAPID key, push subscriptions, settings; nil = that API answers
+	// 404. Tables send through it unless Notifier is set (New makes Notifier
+	// PushNotifier(Push) when it is nil).
+	Push *notify.Service
+
 	// PublicURL, when set (https://example.org), is the only host served:
 	// a request for another Host is refused (421 wrong-host), except
 	// loopback names on a loopback listener; and it is the origin pages
@@ -102,6 +109,9 @@ const DefaultAbandonAfter = 30 * time.Minute
 func (c *Config) defaults() {
 	if c.Logger == nil {
 		c.Logger = slog.Default()
+	}
+	if c.Notifier == nil && c.Push != nil {
+		c.Notifier = PushNotifier(c.Push)
 	}
 	switch {
 	case c.BotDelay == 0:

@@ -171,6 +171,7 @@ type Store interface {
 	AccountStore
 	RatingStore
 	ChatStore
+	NotifyStore
 
 	// Close releases the store. Closing twice is harmless.
 	Close() error

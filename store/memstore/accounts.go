@@ -136,6 +136,7 @@ func (s *Store) DeleteAccount(ctx context.Context, id, neutralName string) error
 			delete(s.history, k)
 		}
 	}
+	s.notify.forget(id)
 	for _, e := range s.tables {
 		seats := slices.Clone(e.table.Seats)
 		changed := false
