@@ -5,11 +5,14 @@ go 1.26.8
 require (
 	charm.land/bubbletea/v2 v2.0.10
 	charm.land/lipgloss/v2 v2.0.3
+	github.com/SherClockHolmes/webpush-go v1.4.0
 	github.com/charmbracelet/x/ansi v0.11.7
 	github.com/charmbracelet/x/exp/golden v0.1.0
 	github.com/chromedp/cdproto v0.159.0
 	github.com/chromedp/chromedp v0.23.0
 	github.com/coder/websocket v1.8.15
+	github.com/emersion/go-sasl v0.0.0-20241020182733-b788ff22d5a6
+	github.com/emersion/go-smtp v0.24.0
 	github.com/go-webauthn/webauthn v0.15.0
 	github.com/jakecoffman/cp/v2 v2.4.0
 	github.com/pressly/goose/v3 v3.29.0

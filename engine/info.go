@@ -26,6 +26,11 @@ type Info struct {
 	Bots []BotSpec `json:"bots"`
 	// DefaultBot is the kind seated when nobody says which.
 	DefaultBot string `json:"defaultBot,omitempty"`
+	// RealTimeOnly says the rules carry their own clock (a think time, a
+	// countdown, a vote): the game is played by people at the table
+	// together, so no turn-based table (a clock of hours or days per move)
+	// is offered for it.
+	RealTimeOnly bool `json:"realTimeOnly,omitempty"`
 	// Messages is the game's English catalogue: option and bot labels and
 	// the narration of its events, keyed as Message.Key. Other languages
 	// translate the same keys (the browser's French lives with the page).

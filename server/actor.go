@@ -43,25 +43,26 @@ type table struct {
 	timerGen atomic.Int64
 
 	// Owned by the actor goroutine.
-	meta     store.Table
-	set      settings
-	state    engine.State
-	version  int     // moves stored (and applied to state)
-	history  moveLog // the narration of the last moves, for welcomes
-	chats    chatState
-	lastAt   int64
-	loadedAt int64 // game time the table was loaded from the store (0: created here)
-	conns    map[*conn]struct{}
-	welcomes map[*conn]bool // connections to welcome afresh at the next reconcile
-	ctrls    map[engine.Seat]botCtrl
-	plans    map[engine.Seat]*botPlan // each bot seat's decision for the current version
-	ctrlGen  map[engine.Seat]int      // bumped when a seat changes hands, to drop stale bot moves
-	handedAt map[engine.Seat]int64    // game time a bot last took a seat over
-	clocks   map[engine.Seat]time.Time
-	failedDL map[engine.Deadline]bool
-	timer    Timer
-	timerAt  time.Time
-	retryAt  time.Time // a store write failed: chance and bots wait until then (zero: none)
+	meta        store.Table
+	set         settings
+	state       engine.State
+	version     int     // moves stored (and applied to state)
+	history     moveLog // the narration of the last moves, for welcomes
+	chats       chatState
+	lastAt      int64
+	loadedAt    int64 // game time the table was loaded from the store (0: created here)
+	conns       map[*conn]struct{}
+	welcomes    map[*conn]bool // connections to welcome afresh at the next reconcile
+	ctrls       map[engine.Seat]botCtrl
+	plans       map[engine.Seat]*botPlan  // each bot seat's decision for the current version
+	ctrlGen     map[engine.Seat]int       // bumped when a seat changes hands, to drop stale bot moves
+	handedAt    map[engine.Seat]int64     // game time a bot last took a seat over
+	times       turnTimes                 // the turn clocks as the stored moves say (clocks.go)
+	failedClock map[engine.Seat]time.Time // clocks whose expiry could not be applied
+	failedDL    map[engine.Deadline]bool
+	timer       Timer
+	timerAt     time.Time
+	retryAt     time.Time // a store write failed: chance and bots wait until then (zero: none)
 }
 
 // message is one inbox entry: run changes the table, the actor reconciles,
@@ -118,7 +119,7 @@ func (s *Server) newTable(meta store.Table) (*table, error) {
 		inbox: make(chan message, s.cfg.InboxSize), ctx: ctx, stop: stop, done: make(chan struct{}),
 		meta: meta, set: set, history: moveLog{keep: s.cfg.LogMoves},
 		conns: map[*conn]struct{}{}, welcomes: map[*conn]bool{}, ctrls: map[engine.Seat]botCtrl{}, plans: map[engine.Seat]*botPlan{},
-		ctrlGen: map[engine.Seat]int{}, handedAt: map[engine.Seat]int64{}, clocks: map[engine.Seat]time.Time{}, failedDL: map[engine.Deadline]bool{},
+		ctrlGen: map[engine.Seat]int{}, handedAt: map[engine.Seat]int64{}, times: newTurnTimes(), failedClock: map[engine.Seat]time.Time{}, failedDL: map[engine.Deadline]bool{},
 	}, nil
 }
 
@@ -192,7 +193,6 @@ func (t *table) reconcile() {
 		t.runDue()
 	}
 	t.dropStalePlans()
-	t.updateClocks()
 	if t.live() && !t.retrying() {
 		for _, seat := range t.state.Turn().Actors {
 			if t.botControlled(seat) && t.needsDecision(seat) {

@@ -272,7 +272,7 @@ func (s *Server) forgetAccount(id string) {
 			if i < 0 {
 				return
 			}
-			t.meta.Seats[i].Account, t.meta.Seats[i].Name = "", neutralName
+			t.meta.Seats[i].Account, t.meta.Seats[i].Name, t.meta.Seats[i].Former = "", neutralName, true
 			if err := t.saveMeta(false); err != nil {
 				t.log.Error("deleted account's seat not renamed", "err", err)
 			}

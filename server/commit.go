@@ -167,11 +167,11 @@ func (t *table) commit(first *engine.Move) error {
 			t.rate()
 		}
 	}
-	t.updateClocks() // the deadlines below are those of the new state
-	t.publish()      // before anyone hears of the move, so a summary fetched on an update is as new
-	deadlines := map[engine.Seat]int64{}
+	began := t.observeMove(at) // the deadlines below are those of the new state
+	t.publish()                // before anyone hears of the move, so a summary fetched on an update is as new
+	deadlines, banks := map[engine.Seat]int64{}, map[engine.Seat]int64{}
 	for _, seat := range watchers {
-		deadlines[seat] = t.deadlineMs(seat)
+		deadlines[seat], banks[seat] = t.deadlineMs(seat), t.bankMs(seat)
 	}
 	for i, c := range batch {
 		v := t.version - len(batch) + i + 1
@@ -180,12 +180,13 @@ func (t *table) commit(first *engine.Move) error {
 		for seat, view := range c.views {
 			msgs[seat] = mustJSON(updateMsg{Type: "update", Version: v,
 				Move: wireMove{Seat: c.move.Seat, Action: c.move.Action}, Events: c.events,
-				Narration: c.narration, View: view, Turn: c.turn, Deadline: deadlines[seat]})
+				Narration: c.narration, View: view, Turn: c.turn, Deadline: deadlines[seat], Bank: banks[seat]})
 		}
 		for cn := range t.conns {
 			cn.enqueue(msgs[cn.seat])
 		}
 	}
+	t.noticeTurns(began, batch[0].move.Seat) // stored and told: now those away may hear of it
 	return nil
 }
 

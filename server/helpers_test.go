@@ -185,6 +185,7 @@ type msg struct {
 	View     json.RawMessage `json:"view"`
 	Turn     engine.Turn     `json:"turn"`
 	Deadline int64           `json:"deadline"`
+	Bank     int64           `json:"bank"`
 	Move     *wireMove       `json:"move"`
 	Events   []engine.Event  `json:"events"`
 	// Narration stays raw: the replay's must be the same bytes.

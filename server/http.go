@@ -55,6 +55,7 @@ func (s *Server) routes() http.Handler {
 	// Ratings, leaderboards and profiles (ratings.go, profiles.go).
 	mux.HandleFunc("GET /leaderboard", s.page("players.html"))
 	mux.HandleFunc("GET /u/{name}", s.page("players.html"))
+	mux.HandleFunc("GET /api/leaderboard", s.leaderboard)
 	mux.HandleFunc("GET /api/leaderboard/{game}", s.leaderboard)
 	mux.HandleFunc("GET /api/players/{name}", s.playerProfile)
 	// Identity (auth.go, auth_passkey.go).
@@ -79,6 +80,12 @@ func (s *Server) routes() http.Handler {
 	mux.HandleFunc("GET /manifest.webmanifest", s.manifest)
 	mux.HandleFunc("GET /sw.js", s.serviceWorker())
 	mux.HandleFunc("GET /offline.html", s.page("offline.html"))
+	// Notifications (notify_push.go).
+	mux.HandleFunc("GET /api/notify/vapid", s.notifyVAPID)
+	mux.HandleFunc("POST /api/notify/subscriptions", s.notifySubscribe)
+	mux.HandleFunc("DELETE /api/notify/subscriptions", s.notifyUnsubscribe)
+	mux.HandleFunc("GET /api/notify/settings", s.notifySettings)
+	mux.HandleFunc("PUT /api/notify/settings", s.notifySetSettings)
 	mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, "not-found", "no such API route")
 	})

@@ -41,11 +41,12 @@ type TableSummary struct {
 	Rated bool `json:"rated"`
 
 	// Never sent:
-	creator string        // store.Table.Creator, for the lobby's count per creator
-	actors  []engine.Seat // who is to act, when the table is loaded
-	loaded  bool          // from a loaded table: actors and watched are known
-	watched bool          // somebody has the table's page open now
-	seen    time.Time     // store.Table.Seen: when somebody last had it open
+	creator string                    // store.Table.Creator, for the lobby's count per creator
+	actors  []engine.Seat             // who is to act, when the table is loaded
+	clocks  map[engine.Seat]time.Time // when their turn clocks run out
+	loaded  bool                      // from a loaded table: actors and watched are known
+	watched bool                      // somebody has the table's page open now
+	seen    time.Time                 // store.Table.Seen: when somebody last had it open
 }
 
 // SeatSummary is one seat as everybody sees it (never its token).
@@ -56,9 +57,16 @@ type SeatSummary struct {
 	Taken     bool   `json:"taken"`
 	Connected bool   `json:"connected"`
 	TakenOver bool   `json:"takenOver"`
+	// Forfeit: the player ran out of time at a table whose expiry is
+	// "forfeit"; a bot finishes the seat.
+	Forfeit bool `json:"forfeit,omitempty"`
 	// Profile is the name of the account holding the seat, for a link to
 	// its profile (/u/{profile}); "" for a guest, a bot, a free seat.
 	Profile string `json:"profile,omitempty"`
+	// Former: the seat was a since deleted account's, and Name is the
+	// neutral name, which pages say in their own language. The server
+	// sets it (store.Seat.Former), never a player's typed name.
+	Former bool `json:"former,omitempty"`
 }
 
 // createRequest is the body of POST /api/tables.
@@ -83,8 +91,24 @@ type joinRequest struct {
 
 // settings are a table's own settings (not the game's options).
 type settings struct {
-	// TurnSeconds is the turn clock of human seats; 0 = no clock.
+	// TurnSeconds is the turn clock of human seats; 0 = no clock. Up to a
+	// day at a real-time table, 5 minutes to 14 days at a turn-based one.
 	TurnSeconds int `json:"turnSeconds"`
+	// Pace is "live" (the default, also ""): people play together, or
+	// "turns": a turn-based table, played a move or two a day, whose
+	// players have a time bank and whose expiry says what running out of
+	// time means (clocks.go).
+	Pace string `json:"pace,omitempty"`
+	// BankSeconds (turn-based tables) is each player's time bank for
+	// absences: when a turn's clock runs out, the bank is spent before
+	// the expiry applies.
+	BankSeconds int `json:"bankSeconds,omitempty"`
+	// Expiry (turn-based tables) is what happens when a seat's clock and
+	// bank have run out: "bot" (the default, also ""; a bot plays the
+	// seat until its player takes it back), "skip" (the turn is skipped,
+	// for games whose rules allow it: engine.Skipper) or "forfeit" (a bot
+	// finishes the seat, which ranks last).
+	Expiry string `json:"expiry,omitempty"`
 	// BotDelayMs overrides the server's pause before bot moves.
 	BotDelayMs *int `json:"botDelayMs,omitempty"`
 	// Chat says who may write in the table's chat: "all" (the default,
@@ -96,6 +120,18 @@ type settings struct {
 }
 
 func (s settings) rated() bool { return s.Rated == nil || *s.Rated }
+
+// turnBased reports whether the table is played at one's own pace.
+func (s settings) turnBased() bool { return s.Pace == paceTurns }
+
+// expiry is what running out of time means: always expiryBot at a
+// real-time table.
+func (s settings) expiry() string {
+	if !s.turnBased() || s.Expiry == "" {
+		return expiryBot
+	}
+	return s.Expiry
+}
 
 // clientMsg is any message from a browser; Type says which fields count.
 type clientMsg struct {
@@ -122,6 +158,8 @@ type welcomeMsg struct {
 	View     json.RawMessage `json:"view"`
 	Turn     engine.Turn     `json:"turn"`
 	Deadline int64           `json:"deadline"`
+	// Bank is the seat's time bank left, in ms, at a turn-based table.
+	Bank int64 `json:"bank,omitempty"`
 	// Log is the narration of the last moves (up to Config.LogMoves), oldest
 	// first, each with the version after it: what a page shows as what
 	// happened, after a reload or when watching from the middle.
@@ -142,6 +180,7 @@ type updateMsg struct {
 	View      json.RawMessage `json:"view"`
 	Turn      engine.Turn     `json:"turn"`
 	Deadline  int64           `json:"deadline"`
+	Bank      int64           `json:"bank,omitempty"`
 }
 
 type refusedMsg struct {

@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/dicehall/dicehall/engine"
 	"github.com/dicehall/dicehall/store"
@@ -23,6 +24,9 @@ type MyTable struct {
 	TableSummary
 	Seat     int  `json:"seat"`
 	YourTurn bool `json:"yourTurn"`
+	// Deadline is when the seat's clock (bank included) runs out, while
+	// it is the seat's turn and a clock runs.
+	Deadline *time.Time `json:"deadline,omitempty"`
 }
 
 // myTables answers GET /api/tables/mine: the tables where the request's
@@ -124,5 +128,9 @@ func (s *Server) myTable(r *http.Request, meta store.Table, holder seatHolder) (
 	}
 	turn := sum.Status == store.StatusLive && slices.Contains(sum.actors, engine.Seat(seat)) &&
 		seat < len(sum.Seats) && !sum.Seats[seat].TakenOver
-	return MyTable{TableSummary: sum, Seat: seat, YourTurn: turn}, true
+	mine := MyTable{TableSummary: sum, Seat: seat, YourTurn: turn}
+	if at, ok := sum.clocks[engine.Seat(seat)]; ok && turn {
+		mine.Deadline = &at
+	}
+	return mine, true
 }

@@ -71,7 +71,11 @@ func (t *table) rebuild(moves []engine.LoggedMove) error {
 	if err != nil {
 		return fmt.Errorf("replay setup: %w", err)
 	}
-	err = playMoves(t.game, st, moves, func(i int, _ engine.LoggedMove, ev []engine.Event) error {
+	times := newTurnTimes()
+	perMove, live := t.perMoveMs(), t.liveAt()
+	times.observe(st.Turn(), 0, perMove, live)
+	err = playMoves(t.game, st, moves, func(i int, lm engine.LoggedMove, ev []engine.Event) error {
+		times.observe(st.Turn(), lm.At, perMove, live)
 		if i < from {
 			return nil
 		}
@@ -85,7 +89,7 @@ func (t *table) rebuild(moves []engine.LoggedMove) error {
 	if err != nil {
 		return err
 	}
-	t.state, t.version, t.history = st, len(moves), log
+	t.state, t.version, t.history, t.times = st, len(moves), log, times
 	if n := len(moves); n > 0 {
 		t.lastAt = moves[n-1].At
 	}

@@ -485,7 +485,7 @@ func TestTurnClockOnlyWhereTheRulesSetNone(t *testing.T) {
 		t.Fatalf("in the vote the rules' deadline replaces the turn clock: %s", u.raw)
 	}
 	ca.await("update", func(m msg) bool { return m.Move.Seat == 1 })
-	if n := inActor(t, ts, id, func(tb *table) int { return len(tb.clocks) }); n != 0 {
+	if n := inActor(t, ts, id, func(tb *table) int { return len(tb.clocks()) }); n != 0 {
 		t.Fatalf("%d turn clocks run during a timed vote", n)
 	}
 	clock.Advance(4 * time.Second)

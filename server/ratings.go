@@ -299,6 +299,41 @@ type Leaderboard struct {
 
 const maxPage = 100
 
+// boardGame is the leaderboard to open on when none is asked for: the
+// game the account (if any) has played the most rated games of, else the
+// one with the most players on its board, else the first game (by ID).
+func (s *Server) boardGame(ctx context.Context, account string) (string, error) {
+	ids := s.games.IDs()
+	if len(ids) == 0 {
+		return "", nil
+	}
+	best, most := ids[0], 0
+	if account != "" {
+		rs, err := s.store.Ratings(ctx, account)
+		if err != nil {
+			return "", err
+		}
+		for _, rt := range rs {
+			if _, ok := s.games.Lookup(rt.Game); ok && (rt.Games > most || rt.Games == most && most > 0 && rt.Game < best) {
+				best, most = rt.Game, rt.Games
+			}
+		}
+		if most > 0 {
+			return best, nil
+		}
+	}
+	for _, id := range ids {
+		_, n, err := s.store.Leaderboard(ctx, id, s.cfg.MinRatedGames, 0, 1)
+		if err != nil {
+			return "", err
+		}
+		if n > most {
+			best, most = id, n
+		}
+	}
+	return best, nil
+}
+
 // pageParams reads ?offset=&limit= (limit 1 to maxPage, def by default);
 // false once it has answered a bad request.
 func pageParams(w http.ResponseWriter, r *http.Request, def int) (offset, limit int, ok bool) {
@@ -327,17 +362,30 @@ func displayRating(mu, sigma float64) int {
 	return int(math.Round(rating.Rating{Mu: mu, Sigma: sigma}.Display()))
 }
 
+// leaderboard answers GET /api/leaderboard/{game}, and GET
+// /api/leaderboard (no game) with the board boardGame picks for the
+// request.
 func (s *Server) leaderboard(w http.ResponseWriter, r *http.Request) {
 	if !s.allowGet(w, r, false) {
 		return
 	}
-	g, ok := s.games.Lookup(r.PathValue("game"))
-	if !ok {
-		writeError(w, http.StatusNotFound, "unknown-game", "there is no such game here")
-		return
-	}
 	offset, limit, ok := pageParams(w, r, 50)
 	if !ok {
+		return
+	}
+	me, _ := s.account(r)
+	id := r.PathValue("game")
+	if id == "" {
+		var err error
+		if id, err = s.boardGame(r.Context(), me.ID); err != nil {
+			s.log.Error("leaderboard: the game to show", "err", err)
+			writeError(w, http.StatusInternalServerError, "internal", "the leaderboard could not be read")
+			return
+		}
+	}
+	g, ok := s.games.Lookup(id)
+	if !ok {
+		writeError(w, http.StatusNotFound, "unknown-game", "there is no such game here")
 		return
 	}
 	minGames := s.cfg.MinRatedGames
@@ -347,7 +395,6 @@ func (s *Server) leaderboard(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusInternalServerError, "internal", "the leaderboard could not be read")
 		return
 	}
-	me, _ := s.account(r)
 	out := Leaderboard{Game: g.Info().ID, MinGames: minGames, Total: total, Offset: offset, Limit: limit, Rows: []LeaderRow{}}
 	for i, rt := range rows {
 		out.Rows = append(out.Rows, LeaderRow{Rank: offset + i + 1, Name: rt.Name, Rating: displayRating(rt.Mu, rt.Sigma),

@@ -332,3 +332,62 @@ func TestProfile(t *testing.T) {
 		t.Fatalf("unknown player: %d", s)
 	}
 }
+
+// TestBoardGame: /api/leaderboard with no game opens on the signed-in
+// player's most played rated game, else the game with the most players on
+// its board, else the first game.
+func TestBoardGame(t *testing.T) {
+	w := newRatingWorld(t)
+	ts := startServer(t, Config{Store: w.st})
+	ctx := context.Background()
+	board := func(account string) string {
+		t.Helper()
+		id, err := ts.boardGame(ctx, account)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return id
+	}
+	first := ts.games.IDs()[0]
+	if got := board(""); got != first {
+		t.Fatalf("nobody rated: %q, want the first game %q", got, first)
+	}
+	var lb Leaderboard
+	if s := newPlayer(t, ts).do("GET", "/api/leaderboard", nil, &lb); s != 200 || lb.Game != first || len(lb.Rows) != 0 {
+		t.Fatalf("GET /api/leaderboard: %d %+v", s, lb)
+	}
+	// Two players rated at dicestars, one at bookworm.
+	rate := func(table, game string, times int, names ...string) {
+		t.Helper()
+		accounts := make([]string, len(names))
+		for i, n := range names {
+			accounts[i] = w.account(n)
+		}
+		for k := range times {
+			id := fmt.Sprintf("%s-%d", table, k)
+			meta := store.Table{ID: id, Game: game, Status: store.StatusOver, Created: w.at, Updated: w.at}
+			for _, n := range names {
+				meta.Seats = append(meta.Seats, w.seat(n))
+			}
+			if err := w.st.CreateTable(ctx, meta); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := w.st.RateTable(ctx, id, game, accounts, w.at, func(prior []store.Rating) ([]store.Rating, error) {
+				return prior, nil
+			}); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	rate("r1", "dicestars", 1, "ann", "bob")
+	rate("r2", "bookworm", 3, "cat")
+	if got := board(""); got != "dicestars" {
+		t.Fatalf("a guest: %q, want the game with the most rated players", got)
+	}
+	if got := board(w.account("cat")); got != "bookworm" {
+		t.Fatalf("cat: %q, want the game cat played most", got)
+	}
+	if got := board(w.account("dan")); got != "dicestars" {
+		t.Fatalf("an account rated nowhere: %q", got)
+	}
+}

@@ -78,7 +78,7 @@ func (t *table) rematch(r *http.Request, holder seatHolder, cr creator) rematchR
 		case st.Kind == kindBot:
 			seats[i].Name = st.Name
 		case i == seat:
-			seats[i].Name, seats[i].TokenHash, seats[i].Account = st.Name, hash, st.Account
+			seats[i].Name, seats[i].TokenHash, seats[i].Account, seats[i].Former = st.Name, hash, st.Account, st.Former
 		}
 	}
 	now := t.s.clock.Now().UTC().Truncate(time.Millisecond)

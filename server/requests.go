@@ -115,7 +115,12 @@ func (t *table) reclaim(c *conn, m clientMsg) {
 		t.refuse(c, m.ID, "not-taken-over", "you are already playing your seat")
 		return
 	}
-	if err := t.changeMeta(func(mt *store.Table) { mt.Seats[c.seat].TakenOver = false }); err != nil {
+	if t.meta.Seats[c.seat].Forfeit {
+		t.refuse(c, m.ID, "forfeited", "your time ran out at this table: a bot finishes your seat")
+		return
+	}
+	back := t.gameTime() // the seat's clock, if it is to act, starts again now
+	if err := t.changeMeta(func(mt *store.Table) { mt.Seats[c.seat].TakenOver, mt.Seats[c.seat].BackAt = false, back }); err != nil {
 		t.refuseErr(c, m.ID, err)
 		return
 	}
@@ -175,10 +180,12 @@ func (t *table) join(seat int, name, tokenHash string, holder seatHolder) joinRe
 		// Most often a race: two people chose the same free seat.
 		return joinResult{409, "seat-taken", fmt.Sprintf("seat %d was taken a moment ago by %s", seat+1, t.meta.Seats[seat].Name)}
 	}
+	wasLive := t.live()
 	if err := t.changeMeta(func(m *store.Table) {
 		m.Seats[seat].Name = name
 		m.Seats[seat].TokenHash = tokenHash
 		m.Seats[seat].Account = holder.account
+		m.Seats[seat].JoinedAt = t.gameTime() // the first turn's clock starts at the last join
 		if m.Status == store.StatusOpen && t.seatsFilled() {
 			m.Status = store.StatusLive
 		}
@@ -195,6 +202,9 @@ func (t *table) join(seat int, name, tokenHash string, holder seatHolder) joinRe
 	}
 	for c := range t.conns {
 		t.welcomes[c] = true // names and maybe status changed in everybody's view
+	}
+	if !wasLive && t.live() && !t.state.Turn().Chance {
+		t.noticeTurns(t.times.actors, engine.Seat(seat)) // the game starts (chance first: its commit tells)
 	}
 	return joinResult{status: 200}
 }

@@ -63,7 +63,11 @@ func (t *table) humanControlled(seat engine.Seat) bool {
 
 // takeOver hands a human seat to its bot (after a leave, an expired clock or
 // another player's request).
-func (t *table) takeOver(seat engine.Seat, why string) error {
+func (t *table) takeOver(seat engine.Seat, why string) error { return t.handOver(seat, why, false) }
+
+// handOver hands a human seat to its bot; for good (the player forfeits:
+// the seat cannot be taken back and ranks last) when forfeit is true.
+func (t *table) handOver(seat engine.Seat, why string, forfeit bool) error {
 	if t.bots == nil {
 		return engine.Refuse("no-bots", fmt.Sprintf("%s has no bots to play a seat", t.game.Info().Title))
 	}
@@ -71,13 +75,13 @@ func (t *table) takeOver(seat engine.Seat, why string) error {
 	if err := t.changeMeta(func(m *store.Table) {
 		m.Seats[seat].TakenOver = true
 		m.Seats[seat].Bot = kind
+		m.Seats[seat].Forfeit = m.Seats[seat].Forfeit || forfeit
 	}); err != nil {
 		return err
 	}
 	t.log.Info("seat taken over by a bot", "seat", int(seat), "bot", kind, "why", why)
 	t.ctrlGen[seat]++
 	t.handedAt[seat] = t.gameTime()
-	delete(t.clocks, seat)
 	t.seatChanged(seat)
 	return nil
 }
@@ -104,7 +108,7 @@ func (t *table) connected(seat engine.Seat) bool {
 func (t *table) seatSummaries() []SeatSummary {
 	out := make([]SeatSummary, len(t.meta.Seats))
 	for i, st := range t.meta.Seats {
-		out[i] = SeatSummary{Name: st.Name, Kind: st.Kind, Bot: st.Bot, TakenOver: st.TakenOver,
+		out[i] = SeatSummary{Name: st.Name, Kind: st.Kind, Bot: st.Bot, TakenOver: st.TakenOver, Former: st.Former, Forfeit: st.Forfeit,
 			Taken: st.Kind == kindBot || st.TokenHash != "", Connected: t.connected(engine.Seat(i)), Profile: t.s.profileName(st.Account)}
 	}
 	return out
@@ -118,6 +122,7 @@ func (t *table) publish() TableSummary {
 	s.loaded, s.watched = true, len(t.conns) > 0
 	if t.state != nil {
 		s.actors = wireTurn(t.state.Turn()).Actors
+		s.clocks = t.clocks()
 	}
 	t.summary.Store(&s)
 	return s
@@ -138,7 +143,7 @@ func summarize(meta store.Table, g engine.Game, st engine.State) TableSummary {
 	}
 	for _, seat := range meta.Seats {
 		s.Seats = append(s.Seats, SeatSummary{Name: seat.Name, Kind: seat.Kind, Bot: seat.Bot,
-			TakenOver: seat.TakenOver, Taken: seat.Kind == kindBot || seat.TokenHash != ""})
+			TakenOver: seat.TakenOver, Former: seat.Former, Forfeit: seat.Forfeit, Taken: seat.Kind == kindBot || seat.TokenHash != ""})
 	}
 	return s
 }
@@ -177,6 +182,6 @@ func (t *table) welcome(c *conn) {
 	sum := t.publish()
 	c.told = sum.Seats
 	c.enqueue(mustJSON(welcomeMsg{Type: "welcome", Seat: c.seat, Table: sum, Version: t.version,
-		View: view, Turn: wireTurn(t.state.Turn()), Deadline: t.deadlineMs(c.seat), Log: t.history.last(),
+		View: view, Turn: wireTurn(t.state.Turn()), Deadline: t.deadlineMs(c.seat), Bank: t.bankMs(c.seat), Log: t.history.last(),
 		Chat: wireChats(t.chats.latest)}))
 }

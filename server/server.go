@@ -22,6 +22,7 @@ import (
 	"time"
 
 	"github.com/dicehall/dicehall/engine"
+	"github.com/dicehall/dicehall/notify"
 	"github.com/dicehall/dicehall/store"
 	"github.com/dicehall/dicehall/web"
 )
@@ -85,6 +86,16 @@ type Config struct {
 	// Identity configures accounts, sessions and passkeys (auth.go).
 	Identity Identity
 
+	// Notifier hears when a seat held by an account becomes to act at a
+	// turn-based table, and when such a game ends (notify.go); nil = none.
+	Notifier Notifier
+
+	// Push serves the notification API (/api/notify/..., notify_push.go):
+	// the VAPID key, push subscriptions, settings; nil = that API answers
+	// 404. Tables send through it unless Notifier is set (New makes Notifier
+	// PushNotifier(Push) when it is nil).
+	Push *notify.Service
+
 	// PublicURL, when set (https://example.org), is the only host served:
 	// a request for another Host is refused (421 wrong-host), except
 	// loopback names on a loopback listener; and it is the origin pages
@@ -98,6 +109,9 @@ const DefaultAbandonAfter = 30 * time.Minute
 func (c *Config) defaults() {
 	if c.Logger == nil {
 		c.Logger = slog.Default()
+	}
+	if c.Notifier == nil && c.Push != nil {
+		c.Notifier = PushNotifier(c.Push)
 	}
 	switch {
 	case c.BotDelay == 0:
@@ -167,9 +181,10 @@ type Server struct {
 	cancel   context.CancelFunc
 	handler  http.Handler
 	posts    ipLimiter
-	budgets  budgetState // table budgets, GET limits, the replay cache (budgets.go)
-	auth     authState   // sign-in limits, hashing slots, passkey ceremonies (auth.go)
-	profiles profiles    // account names for the seats' profile links (ratings.go)
+	budgets  budgetState     // table budgets, GET limits, the replay cache (budgets.go)
+	auth     authState       // sign-in limits, hashing slots, passkey ceremonies (auth.go)
+	profiles profiles        // account names for the seats' profile links (ratings.go)
+	notices  chan TurnNotice // waiting for Config.Notifier (notify.go); nil = no notifier
 
 	// Limits (limits.go).
 	public    *url.URL // Config.PublicURL parsed; nil = any host
@@ -202,6 +217,7 @@ func New(cfg Config) (*Server, error) {
 		posts:  ipLimiter{rate: cfg.PostRate, burst: float64(cfg.PostBurst), m: map[string]*bucket{}},
 		public: public, httpConns: newConnLimiter(cfg.Limits.ConnsPerAddr, cfg.Logger), auth: newAuthState(cfg.Identity)}
 	s.handler = s.routes()
+	s.startNotices()
 
 	lctx, lcancel := context.WithTimeout(ctx, time.Minute)
 	defer lcancel()

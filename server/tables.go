@@ -25,8 +25,8 @@ func parseSettings(raw json.RawMessage) (settings, error) {
 	if err := engine.DecodeStrict(raw, &set); err != nil {
 		return set, fmt.Errorf("settings: %w", err)
 	}
-	if set.TurnSeconds < 0 || set.TurnSeconds > maxTurnSeconds {
-		return set, fmt.Errorf("settings: turnSeconds must be between 0 (no clock) and %d", maxTurnSeconds)
+	if err := set.checkPace(); err != nil {
+		return set, fmt.Errorf("settings: %w", err)
 	}
 	if set.BotDelayMs != nil && (*set.BotDelayMs < 0 || *set.BotDelayMs > maxBotDelayMs) {
 		return set, fmt.Errorf("settings: botDelayMs must be between 0 and %d", maxBotDelayMs)
@@ -39,11 +39,18 @@ func parseSettings(raw json.RawMessage) (settings, error) {
 
 // ---- API
 
+// gameInfo is a game of GET /api/games: its description, and the expiry
+// policies a turn-based table of it may choose (none: real time only).
+type gameInfo struct {
+	engine.Info
+	Expiries []string `json:"expiries"`
+}
+
 func (s *Server) listGames(w http.ResponseWriter, r *http.Request) {
-	out := []engine.Info{}
+	out := []gameInfo{}
 	for _, id := range s.games.IDs() {
 		g, _ := s.games.Lookup(id)
-		out = append(out, g.Info())
+		out = append(out, gameInfo{Info: g.Info(), Expiries: expiries(g)})
 	}
 	writeJSON(w, http.StatusOK, out)
 }
@@ -111,6 +118,9 @@ func (s *Server) createTable(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	set, err := parseSettings(req.Settings)
+	if err == nil {
+		err = set.fitsGame(g)
+	}
 	if err != nil {
 		bad("bad-settings", err.Error())
 		return
@@ -174,6 +184,7 @@ func (s *Server) openTable(ctx context.Context, meta store.Table, cr creator) (*
 		return nil, &refusal{http.StatusBadRequest, "bad-options", err.Error()}
 	}
 	t.state = st
+	t.observeMove(0) // the first turn (its clock counts from when the table goes live)
 	t.meta.Creator, t.meta.CreatorAddr = cr.key, cr.addr
 	ref, err := s.storeNewTable(ctx, t, cr)
 	if ref != nil {

@@ -63,8 +63,9 @@ type AccountStore interface {
 	SetPassword(ctx context.Context, id, hash string) error
 	// DeleteAccount removes an account with its sessions, passkeys,
 	// ratings and rating history, and gives its seats (Seat.Account) and
-	// chat lines the neutral name instead of its own, with no account, so
-	// its finished games stay whole in replays. ErrNotFound if absent.
+	// chat lines the neutral name instead of its own, with no account (its
+	// seats marked Seat.Former), so its finished games stay whole in
+	// replays. ErrNotFound if absent.
 	DeleteAccount(ctx context.Context, id, neutralName string) error
 
 	// CreateSession stores a session; ErrExists if the hash is taken,

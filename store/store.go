@@ -48,6 +48,22 @@ type Seat struct {
 	// free seat): a signed-in player's seat, or a guest's claimed when
 	// the guest made an account.
 	Account string `json:"account,omitempty"`
+	// Former marks the seat of an account since deleted (DeleteAccount):
+	// its Name is then the neutral name, which pages may word in their
+	// own language. Only the store and the server set it, never a
+	// player, so a guest who types the neutral name is not taken for one.
+	Former bool `json:"former,omitempty"`
+	// JoinedAt and BackAt are game times (milliseconds since the table
+	// was created, as engine.Move.At): when the holder took the seat, and
+	// when they last took it back from a bot (0: never). The server's turn
+	// clocks count from them and from the moves' times, so a reloaded
+	// table keeps every clock exactly.
+	JoinedAt int64 `json:"joinedAt,omitempty"`
+	BackAt   int64 `json:"backAt,omitempty"`
+	// Forfeit: the holder ran out of time at a table whose expiry is
+	// "forfeit": a bot finishes the seat (TakenOver) and it cannot be
+	// taken back.
+	Forfeit bool `json:"forfeit,omitempty"`
 }
 
 // Table is a table's metadata. Its moves are stored apart.
@@ -155,6 +171,7 @@ type Store interface {
 	AccountStore
 	RatingStore
 	ChatStore
+	NotifyStore
 
 	// Close releases the store. Closing twice is harmless.
 	Close() error

@@ -34,6 +34,13 @@ var serveFlags struct {
 	spectators   int
 	wsIdle       time.Duration
 	bodyTimeout  time.Duration
+
+	// Notifications (serve_notify.go).
+	vapidSubject     string
+	smtpAddr         string
+	smtpFrom         string
+	smtpUser         string
+	smtpPasswordFile string
 }
 
 var serveCmd = &cobra.Command{
@@ -69,6 +76,7 @@ func init() {
 	f.IntVar(&serveFlags.spectators, "max-spectators", server.DefaultSpectators, "spectators' WebSockets per table; seated players always get in (0 = no limit)")
 	f.DurationVar(&serveFlags.wsIdle, "ws-idle", server.DefaultWSIdle, "close a WebSocket that sends nothing this long, unless it holds a seat in a game not over (0 = never)")
 	f.DurationVar(&serveFlags.bodyTimeout, "body-timeout", server.DefaultBodyTimeout, "time a request body may take to arrive once its headers are in (0 = no limit)")
+	notifyFlags(f)
 	rootCmd.AddCommand(serveCmd)
 }
 
@@ -99,6 +107,11 @@ func runServe(cmd *cobra.Command, _ []string) error {
 			log.Error("closing the database", "err", err)
 		}
 	}()
+	push, err := notifyService(ctx, st, log)
+	if err != nil {
+		return err
+	}
+	defer push.Close()
 	delay := serveFlags.botDelay
 	if delay == 0 {
 		delay = -1 // the server reads 0 as "default"; the flag's 0 means none
@@ -122,7 +135,7 @@ func runServe(cmd *cobra.Command, _ []string) error {
 	}
 	srv, err := server.New(server.Config{Store: st, Games: all.Registry, Logger: log, BotDelay: delay, OpenExpiry: expiry,
 		AbandonAfter: never(serveFlags.abandon), LogMoves: serveFlags.logMoves,
-		MaxConnsPerTable: none(serveFlags.spectators), PublicURL: serveFlags.publicURL, Budgets: budget,
+		MaxConnsPerTable: none(serveFlags.spectators), PublicURL: serveFlags.publicURL, Budgets: budget, Push: push,
 		Limits: server.Limits{ConnsPerAddr: none(serveFlags.connsPerAddr), WSPerAddr: none(serveFlags.wsPerAddr),
 			WSIdle: never(serveFlags.wsIdle), BodyTimeout: never(serveFlags.bodyTimeout)}})
 	if err != nil {

@@ -43,7 +43,9 @@ var info = engine.Info{
 	},
 	Bots:       engine.NamedBots("bookworm", "easy", "medium", "hard"),
 	DefaultBot: "medium",
-	Messages:   messages,
+	// Think time, countdown, challenges and votes run in seconds.
+	RealTimeOnly: true,
+	Messages:     messages,
 }
 
 // messages is the English catalogue: option and bot labels, and the

@@ -136,12 +136,13 @@ func (s *Store) DeleteAccount(ctx context.Context, id, neutralName string) error
 			delete(s.history, k)
 		}
 	}
+	s.notify.forget(id)
 	for _, e := range s.tables {
 		seats := slices.Clone(e.table.Seats)
 		changed := false
 		for i := range seats {
 			if seats[i].Account == id {
-				seats[i].Account, seats[i].Name = "", neutralName
+				seats[i].Account, seats[i].Name, seats[i].Former = "", neutralName, true
 				changed = true
 			}
 		}

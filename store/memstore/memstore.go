@@ -30,6 +30,7 @@ type Store struct {
 	creds    map[string]store.Credential // by string(ID)
 	ratings  map[ratingKey]store.Rating
 	history  map[ratingKey][]store.RatingPoint
+	notify   notifyData // notify.go
 }
 
 type entry struct {

@@ -223,7 +223,7 @@ func (s *Store) DeleteAccount(ctx context.Context, id, neutralName string) error
 			}
 			for i := range ss {
 				if ss[i].Account == id {
-					ss[i].Account, ss[i].Name = "", neutralName
+					ss[i].Account, ss[i].Name, ss[i].Former = "", neutralName, true
 				}
 			}
 			b, err := json.Marshal(ss)

@@ -828,12 +828,13 @@ func (s *suite) deleteAccount(t *testing.T) {
 		t.Fatal("the table is no longer rated")
 	}
 
-	// Seats: the neutral name, no account; nothing else changed.
-	t1.Seats[0].Name, t1.Seats[0].Account = "Deleted player", ""
+	// Seats: the neutral name, no account, marked former; nothing else
+	// changed.
+	t1.Seats[0].Name, t1.Seats[0].Account, t1.Seats[0].Former = "Deleted player", "", true
 	if d := diffTable(mustGet(t, st, "t1"), t1); d != "" {
 		t.Fatalf("t1 after DeleteAccount: %s", d)
 	}
-	t2.Seats[2].Name, t2.Seats[2].Account = "Deleted player", ""
+	t2.Seats[2].Name, t2.Seats[2].Account, t2.Seats[2].Former = "Deleted player", "", true
 	if d := diffTable(mustGet(t, st, "t2"), t2); d != "" {
 		t.Fatalf("t2 after DeleteAccount: %s", d)
 	}

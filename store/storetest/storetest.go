@@ -68,6 +68,7 @@ func Run(t *testing.T, open func(t *testing.T) store.Store, opts ...Option) {
 	t.Run("Concurrent", s.concurrent)
 	t.Run("Persistence", s.persistence)
 	s.runAccounts(t)
+	s.runNotify(t)
 }
 
 type suite struct {

@@ -24,7 +24,8 @@ import (
 const sessionCookie = "dh-session"
 
 // ratedWorld is a store with two accounts that have finished rated games
-// (the server rates them when it starts) and a game with a guest; it
+// (the server rates them when it starts), a game with a guest and one of
+// Ann's against a deleted account; it
 // returns the server and a session token of Ann's.
 func ratedWorld(t *testing.T) (*httptest.Server, string) {
 	t.Helper()
@@ -51,6 +52,8 @@ func ratedWorld(t *testing.T) (*httptest.Server, string) {
 		{[]store.Seat{ann, bob}, []int{52, 33}, []engine.Seat{0}},
 		{[]store.Seat{ann, bob}, []int{47, 39}, []engine.Seat{0}},
 		{[]store.Seat{gus, bob}, []int{20, 25}, []engine.Seat{1}}, // a guest: unrated
+		// Against a deleted account (the server's neutral name): unrated.
+		{[]store.Seat{ann, {Name: "Former player", Kind: "human", TokenHash: "xgone", Former: true}}, []int{30, 31}, []engine.Seat{1}},
 	}
 	for i, g := range games {
 		at = at.Add(time.Hour)

@@ -45,7 +45,8 @@ export const api = {
   rematch: (id) => call('POST', '/api/tables/' + encodeURIComponent(id) + '/rematch'),
   // Asked again each time (a 304 when nothing changed): the chat of a
   // finished table may still grow.
-  leaderboard: (game, offset, limit) => call('GET', '/api/leaderboard/' + encodeURIComponent(game) + `?offset=${offset}&limit=${limit}`),
+  // game '': the board the server opens on for this visitor.
+  leaderboard: (game, offset, limit) => call('GET', '/api/leaderboard' + (game ? '/' + encodeURIComponent(game) : '') + `?offset=${offset}&limit=${limit}`),
   player: (name, offset, limit) => call('GET', '/api/players/' + encodeURIComponent(name) + `?offset=${offset}&limit=${limit}`),
   replay: (id, seat) => call('GET', '/api/tables/' + encodeURIComponent(id) + '/replay' +
     (seat === null || seat === undefined || seat < 0 ? '' : '?seat=' + seat), undefined, { cache: 'no-cache' }),

@@ -84,6 +84,13 @@ export function botSeatName(gameId, seat) {
   return s.charAt(0).toUpperCase() + s.slice(1) + (n ? ' ' + n[1] : '');
 }
 
+// personName is a person's seat name as the page shows it: a deleted
+// account's seat (seat.former, which only the server sets) in the page's
+// language, any other seat by its own name. seat is a table summary's seat.
+export function personName(seat) {
+  return seat?.former ? t('seat.former') : seat?.name;
+}
+
 // narrationLines puts a move's narration (the server's engine.Message list:
 // catalogue keys with their arguments) into sentences in the page's
 // language: the game's English catalogue, or French from i18n.js.

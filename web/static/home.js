@@ -6,9 +6,10 @@
 import { h, replace, $ } from '/static/dom.js';
 import { t, onLangChange, langSwitch, currentLang } from '/static/i18n.js';
 import { api, savedName, saveName, cleanName } from '/static/api.js';
-import { loadGames as loadGameInfos, botSeatName, gameInfo } from '/static/games.js';
+import { loadGames as loadGameInfos, botSeatName, personName, gameInfo } from '/static/games.js';
 import { profileLink } from '/static/players.js';
 import { accountLink, whoami } from '/static/auth.js';
+import { durationText } from '/static/durations.js';
 
 // The form is built from each game's description (GET /api/games, an
 // engine.Info): its seat bounds, one-player mode, bots and options.
@@ -19,7 +20,12 @@ const hs = {
   // Per seat, 'human' or 'bot:<kind>'; a kind the game lacks (none yet,
   // or after switching games) becomes the game's default bot.
   seats: ['human', 'bot:', 'bot:', 'bot:', 'bot:', 'bot:', 'bot:', 'bot:'],
-  clock: 0,
+  clock: 0, // seconds a turn (0: none)
+  // 'live' (real time) or 'turns' (turn-based: minutes to days a move, a
+  // time bank for absences, and what happens when time runs out).
+  pace: 'live',
+  bank: 3 * 86400,
+  expiry: 'bot',
   chat: 'all', // who may write in the table's chat: 'all' or 'players'
   rated: true, // the table counts for the ratings (when every seat is an account's)
   options: {}, // game id -> option name -> the value chosen
@@ -266,6 +272,58 @@ function clockText(s) {
   return s < 60 ? t('home.clock.secs', { n: s }) : t('home.clock.mins', { n: s / 60 });
 }
 
+// The clocks the form offers: real time, and turn-based for the games
+// that allow it (GET /api/games: expiries, none for a game its rules time
+// in seconds). A choice's value is "<pace>:<seconds>".
+const LIVE_CLOCKS = [0, 30, 60, 120, 300];
+const TURN_CLOCKS = [3600, 8 * 3600, 86400, 2 * 86400, 3 * 86400, 7 * 86400, 14 * 86400];
+const BANKS = [0, 86400, 3 * 86400, 7 * 86400, 14 * 86400];
+
+// clockFields are the clock's select and, at a turn-based table, its bank
+// and expiry, with the hint that says what they mean.
+function clockFields(g) {
+  const expiries = g.expiries || [];
+  if (!expiries.length && hs.pace === 'turns') { hs.pace = 'live'; hs.clock = 0; }
+  if (expiries.length && !expiries.includes(hs.expiry)) hs.expiry = expiries[0];
+  const opt = (pace, s, text) => h('option', { value: pace + ':' + s, selected: hs.pace === pace && hs.clock === s }, text);
+  const live = LIVE_CLOCKS.map((s) => opt('live', s, clockText(s)));
+  const clockSel = h('select', {
+    id: 'f-clock', 'aria-describedby': 'clock-hint',
+    onchange: (e) => {
+      const [pace, s] = e.target.value.split(':');
+      const redraw = pace !== hs.pace;
+      hs.pace = pace;
+      hs.clock = Number(s);
+      if (redraw) renderForm();
+    },
+  }, expiries.length
+    ? [h('optgroup', { label: t('home.clock.live') }, live),
+      h('optgroup', { label: t('home.clock.turnBased') }, TURN_CLOCKS.map((s) => opt('turns', s, t('home.clock.turns', { left: durationText(s * 1000) }))))]
+    : live);
+  const clock = h('p', { class: 'field' }, h('label', { for: 'f-clock' }, t('home.clock')), clockSel);
+  if (hs.pace !== 'turns') {
+    const hint = expiries.length ? t('home.clock.hint') : t('home.clock.hint') + ' ' + t('home.clock.realtimeOnly');
+    return { clock, more: [h('p', { class: 'muted small hint', id: 'clock-hint' }, hint)] };
+  }
+  const bankSel = h('select', { id: 'f-bank', onchange: (e) => { hs.bank = Number(e.target.value); } },
+    BANKS.map((s) => h('option', { value: String(s), selected: s === hs.bank }, s ? durationText(s * 1000) : t('home.bank.none'))));
+  const expirySel = h('select', { id: 'f-expiry', onchange: (e) => { hs.expiry = e.target.value; } },
+    expiries.map((x) => h('option', { value: x, selected: x === hs.expiry }, t('home.expiry.' + x))));
+  return {
+    clock,
+    more: [h('p', { class: 'muted small hint', id: 'clock-hint' }, t('home.clock.turns.hint')),
+      h('div', { class: 'field-pair' },
+        h('p', { class: 'field' }, h('label', { for: 'f-bank' }, t('home.bank')), bankSel),
+        h('p', { class: 'field' }, h('label', { for: 'f-expiry' }, t('home.expiry')), expirySel))],
+  };
+}
+
+// clockSettings is the clock part of a new table's settings.
+function clockSettings() {
+  if (hs.pace !== 'turns') return { turnSeconds: hs.clock };
+  return { pace: 'turns', turnSeconds: hs.clock, bankSeconds: hs.bank, expiry: hs.expiry };
+}
+
 // formStatus is where the server's refusal of a create shows, and where a
 // screen reader hears that the table is being made.
 const formStatus = h('div', { class: 'form-status' });
@@ -307,8 +365,7 @@ function renderForm() {
       bots.map((b) => h('option', { value: 'bot:' + b.kind, selected: hs.seats[i] === 'bot:' + b.kind }, t('home.seat.bot', { bot: t(b.label) }))));
     seatFields.push(h('li', { class: 'seat-field' }, h('label', { class: 'seat-label', for: 'f-seat-' + i }, t('home.seat', { n: i + 1 })), sel));
   }
-  const clockSel = h('select', { id: 'f-clock', 'aria-describedby': 'clock-hint', onchange: (e) => { hs.clock = Number(e.target.value); } },
-    [0, 30, 60, 120, 300].map((s) => h('option', { value: String(s), selected: s === hs.clock }, clockText(s))));
+  const clock = clockFields(g);
 
   const chatSel = h('select', { id: 'f-chat', onchange: (e) => { hs.chat = e.target.value; } },
     ['all', 'players'].map((v) => h('option', { value: v, selected: v === hs.chat }, t('home.chat.' + v))));
@@ -317,8 +374,8 @@ function renderForm() {
     gameCards(g),
     h('div', { class: 'field-pair' },
       h('p', { class: 'field' }, h('label', { for: 'f-players' }, t('home.players')), playersSel),
-      h('p', { class: 'field' }, h('label', { for: 'f-clock' }, t('home.clock')), clockSel)),
-    h('p', { class: 'muted small hint', id: 'clock-hint' }, t('home.clock.hint')),
+      clock.clock),
+    clock.more,
     h('div', { class: 'field-pair' }, h('p', { class: 'field' }, h('label', { for: 'f-chat' }, t('home.chat')), chatSel)),
     h('ul', { class: 'seat-fields' }, seatFields),
     h('p', { class: 'field check' }, h('input', { type: 'checkbox', id: 'f-rated', checked: hs.rated, 'aria-describedby': 'rated-hint', onchange: (e) => { hs.rated = e.target.checked; } }),
@@ -366,7 +423,7 @@ async function create() {
   hs.formError = '';
   renderForm();
   try {
-    const res = await api.create({ game: g.id, name, options, settings: { turnSeconds: hs.clock, chat: hs.chat, rated: hs.rated }, seats });
+    const res = await api.create({ game: g.id, name, options, settings: { ...clockSettings(), chat: hs.chat, rated: hs.rated }, seats });
     location.href = '/t/' + encodeURIComponent(res.id);
   } catch (e) {
     hs.busy = false;
@@ -392,7 +449,7 @@ async function joinSeat(id, seat) {
 
 function seatName(tb, s, i) {
   if (s.kind === 'bot') return botSeatName(tb.game, s);
-  if (s.taken) return s.name || t('home.seat', { n: i + 1 });
+  if (s.taken) return personName(s) || t('home.seat', { n: i + 1 });
   return t('seat.free');
 }
 
@@ -401,6 +458,12 @@ function seatName(tb, s, i) {
 function seatsText(tb) { return tb.seats.flatMap((s, i) => [i ? ' · ' : null, profileLink(s.profile, seatName(tb, s, i))]); }
 
 function ratedTag(tb) { return tb.rated ? h('span', { class: 'rated-tag' }, t('home.rated.tag')) : null; }
+
+// paceTag marks a turn-based table with its clock ("1 day a move").
+function paceTag(tb) {
+  const s = tb.settings?.pace === 'turns' ? tb.settings.turnSeconds : 0;
+  return s ? h('span', { class: 'rated-tag pace-tag' }, t('home.clock.turns', { left: durationText(s * 1000) })) : null;
+}
 
 // ago says how long ago a moment was, in the page's language ("5 min
 // ago", "il y a 5 min").
@@ -455,6 +518,9 @@ function ranking(tb, mySeat) {
       won.has(i) ? h('span', { class: 'sr-only' }, ' (' + t('home.winner') + ')') : null)));
 }
 
+// longClock: a turn-based table, whose deadline is worth a word in a list.
+function longClock(tb) { return tb.settings?.pace === 'turns'; }
+
 function tableLink(tb, cls, label, data) {
   return h('a', { class: 'button ' + cls, href: '/t/' + encodeURIComponent(tb.id), ...data }, label);
 }
@@ -480,7 +546,10 @@ function mineItem(tb) {
     ended(tb.updated)];
     action = tableLink(tb, '', t('home.replay'), { 'data-replay': tb.id, 'data-key': tb.id + ':replay' });
   } else if (tb.yourTurn) {
-    status = h('span', { class: 'badge turn' }, t('home.mine.turn'));
+    // A turn-based table says how long you have ("your turn, 2 days left").
+    const left = tb.deadline && longClock(tb) ? Date.parse(tb.deadline) - Date.now() : NaN;
+    status = h('span', { class: 'badge turn' }, Number.isFinite(left)
+      ? t('home.mine.turn.left', { left: durationText(left) }) : t('home.mine.turn'));
     action = tableLink(tb, 'primary', t('home.play'), { 'data-play': tb.id, 'data-key': tb.id + ':play' });
   } else {
     const free = tb.seats.filter((s) => s.kind === 'human' && !s.taken).length;
@@ -491,7 +560,7 @@ function mineItem(tb) {
   }
   return h('li', { class: 'table-item' + (tb.yourTurn && tb.status !== 'over' ? ' your-turn' : ''), 'data-table': tb.id, 'data-status': tb.status },
     h('div', { class: 'ti-main' },
-      h('p', { class: 'ti-head' }, h('strong', { class: 'ti-game' }, tb.title || tb.game), ' ', status, ratedTag(tb)),
+      h('p', { class: 'ti-head' }, h('strong', { class: 'ti-game' }, tb.title || tb.game), ' ', status, ratedTag(tb), paceTag(tb)),
       people ? h('p', { class: 'ti-people muted small' }, people) : null,
       tb.status === 'over' ? h('div', { class: 'ti-result small' }, ranking(tb, me)) : null),
     h('div', { class: 'ti-actions' }, action));
@@ -514,7 +583,7 @@ function tableItem(tb, kind) {
   }
   return h('li', { class: 'table-item', 'data-table': tb.id, 'data-status': tb.status },
     h('div', { class: 'ti-main' },
-      h('p', { class: 'ti-head' }, h('strong', { class: 'ti-game' }, tb.title || tb.game), kind === 'over' ? ended(tb.updated) : null, ratedTag(tb)),
+      h('p', { class: 'ti-head' }, h('strong', { class: 'ti-game' }, tb.title || tb.game), kind === 'over' ? ended(tb.updated) : null, ratedTag(tb), paceTag(tb)),
       kind === 'over'
         ? h('div', { class: 'ti-result small' }, ranking(tb, -1) || h('span', { class: 'muted' }, seatsText(tb)))
         : h('p', { class: 'ti-people muted small' }, seatsText(tb))),
@@ -534,7 +603,8 @@ const sections = {
 const drawn = { mine: new Map(), open: new Map(), live: new Map(), over: new Map() };
 
 function rowKey(tb) {
-  return JSON.stringify([currentLang(), tb.status, tb.seats, tb.result, tb.seat, tb.yourTurn, tb.title, tb.rated, gameInfo(tb.game) ? 1 : 0]);
+  const left = tb.deadline && longClock(tb) ? durationText(Date.parse(tb.deadline) - Date.now()) : '';
+  return JSON.stringify([currentLang(), tb.status, tb.seats, tb.result, tb.seat, tb.yourTurn, tb.title, tb.rated, gameInfo(tb.game) ? 1 : 0, left]);
 }
 
 function renderList(kind) {

@@ -1,10 +1,13 @@
 // The leaderboards, /leaderboard?game=<id>&offset=<n>: one tab per game
 // (GET /api/games), the game's rated players best first (GET
 // /api/leaderboard/{game}), a page at a time; the signed-in player's row
-// is marked, every name leads to its profile.
+// is marked, every name leads to its profile. Without ?game= the server
+// picks the board (GET /api/leaderboard): the player's most played rated
+// game, else the busiest board.
 
 import { h, replace, $ } from '/static/dom.js';
 import { t, onLangChange, langSwitch } from '/static/i18n.js';
+import { accountLink } from '/static/auth.js';
 import { api } from '/static/api.js';
 import { loadGames } from '/static/games.js';
 import { profileLink, num, pager } from '/static/players.js';
@@ -13,13 +16,15 @@ const LIMIT = 50;
 const ls = { games: [], game: '', offset: 0, board: null, error: '' };
 
 const app = $('#app');
-const back = h('a', { href: '/', class: 'back' });
+// On a phone the words hide (.back-word) and leave room for the account link.
+const backWord = h('span', { class: 'back-word' });
+const back = h('a', { href: '/', class: 'back' }, h('span', { 'aria-hidden': 'true' }, '← '), backWord);
 const heading = h('h1', { id: 'lb-h' });
 const tabs = h('nav', { class: 'lb-tabs', 'aria-labelledby': 'lb-h' });
 const body = h('section', { class: 'card lb-body', 'aria-live': 'polite', 'data-testid': 'leaderboard' });
 
 replace(app,
-  h('header', { class: 'topbar' }, h('a', { href: '/', class: 'brand' }, 'dicehall'), back, h('span', { class: 'spacer' }), langSwitch()),
+  h('header', { class: 'topbar' }, h('a', { href: '/', class: 'brand' }, 'dicehall'), back, h('span', { class: 'spacer' }), accountLink(), langSwitch()),
   h('div', { class: 'players-layout' }, heading, tabs, body));
 
 function readURL() {
@@ -59,7 +64,7 @@ function row(r) {
 
 function render() {
   document.title = t('lb.title') + ' · dicehall';
-  back.textContent = '← ' + t('table.back');
+  backWord.textContent = t('table.back');
   heading.textContent = t('lb.title');
   renderTabs();
   const b = ls.board;
@@ -91,15 +96,16 @@ function render() {
 }
 
 async function load() {
-  if (!ls.games.some((g) => g.id === ls.game)) ls.game = ls.games[0]?.id || '';
+  if (!ls.games.some((g) => g.id === ls.game)) ls.game = ''; // the server picks
   ls.board = null;
   ls.error = '';
   render();
-  if (!ls.game) return;
+  if (!ls.games.length) return;
   const want = [ls.game, ls.offset];
   try {
     const b = await api.leaderboard(ls.game, ls.offset, LIMIT);
     if (want[0] !== ls.game || want[1] !== ls.offset) return; // another tab was chosen meanwhile
+    ls.game = b.game;
     ls.board = b;
   } catch (e) {
     ls.error = t('lb.failed', { msg: e.message });

@@ -5,8 +5,9 @@
 
 import { h, svg, replace, $ } from '/static/dom.js';
 import { t, onLangChange, langSwitch } from '/static/i18n.js';
+import { accountLink } from '/static/auth.js';
 import { api } from '/static/api.js';
-import { loadGames, botSeatName } from '/static/games.js';
+import { loadGames, botSeatName, personName } from '/static/games.js';
 import { profileLink, place, num, day, pager } from '/static/players.js';
 
 const LIMIT = 20;
@@ -14,11 +15,13 @@ const name = decodeURIComponent(location.pathname.split('/')[2] || '');
 const ps = { profile: null, error: '', offset: 0 };
 
 const app = $('#app');
-const back = h('a', { href: '/leaderboard', class: 'back' });
+// On a phone the words hide (.back-word) and leave room for the account link.
+const backWord = h('span', { class: 'back-word' });
+const back = h('a', { href: '/leaderboard', class: 'back' }, h('span', { 'aria-hidden': 'true' }, '← '), backWord);
 const main = h('div', { class: 'players-layout', 'aria-live': 'polite' });
 
 replace(app,
-  h('header', { class: 'topbar' }, h('a', { href: '/', class: 'brand' }, 'dicehall'), back, h('span', { class: 'spacer' }), langSwitch()),
+  h('header', { class: 'topbar' }, h('a', { href: '/', class: 'brand' }, 'dicehall'), back, h('span', { class: 'spacer' }), accountLink(), langSwitch()),
   main);
 
 // chart draws a rating history (display ratings, oldest first) as a line
@@ -63,7 +66,7 @@ function statCard(s) {
 }
 
 function seatLabel(g, s, i) {
-  return s.kind === 'bot' ? botSeatName(g.game, s) : s.name || t('home.seat', { n: i + 1 });
+  return s.kind === 'bot' ? botSeatName(g.game, s) : personName(s) || t('home.seat', { n: i + 1 });
 }
 
 function gameItem(g) {
@@ -88,7 +91,7 @@ function gameItem(g) {
 }
 
 function render() {
-  back.textContent = '← ' + t('lb.title');
+  backWord.textContent = t('lb.title');
   const p = ps.profile;
   if (ps.error) {
     document.title = 'dicehall';

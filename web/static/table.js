@@ -9,10 +9,11 @@ import { api, savedName, saveName, cleanName } from '/static/api.js';
 import { pref } from '/static/prefs.js';
 import { replayViewer } from '/static/replay.js';
 import { settingsMenu } from '/static/settings.js';
-import { renderer, loadGames, gameInfo, botLabel, botSeatName, narrationLines } from '/static/games.js';
+import { renderer, loadGames, gameInfo, botLabel, botSeatName, personName, narrationLines } from '/static/games.js';
 import { chatPanel } from '/static/chat.js';
 import { profileLink, place } from '/static/players.js';
-import { accountLink } from '/static/auth.js';
+import { accountLink, whoami } from '/static/auth.js';
+import { durationText } from '/static/durations.js';
 
 const SPECTATOR = -3;
 const TOAST_MS = 8000; // a refusal stays this long unless closed
@@ -28,6 +29,7 @@ const st = {
   view: null,
   turn: null,
   deadlineAt: 0, // performance.now() time the running clock ends, 0 = none
+  bank: 0, // ms of the seat's time bank left (turn-based tables)
   connected: false,
   retry: 0, // reconnect attempts since the last welcome
   retryAt: 0,
@@ -40,6 +42,7 @@ const st = {
   replay: null, // the replay viewer once the game is over
   joinError: '',
   joinOffered: false, // the join panel was shown to this person
+  me: null, // the signed-in account: it joins under its own name
   rematch: null, // the summary of a rematch someone started from this table
   rematchBusy: false,
   signalled: false, // the hidden page was told it is your turn
@@ -111,14 +114,15 @@ function botName(kind) {
 function seatName(i) {
   const x = st.summary?.seats?.[i];
   if (x && x.kind === 'bot') return botSeatName(st.summary.game, x);
-  return x?.name || st.view?.players?.[i]?.name || t('seat.free');
+  return personName(x) || st.view?.players?.[i]?.name || t('seat.free');
 }
 
-// renames maps the server's names of bot seats to the page's.
+// renames maps the server's names of bot seats, and of deleted accounts'
+// seats, to the page's.
 function renames() {
   const m = new Map();
   (st.summary?.seats || []).forEach((x, i) => {
-    if (x.kind === 'bot' && x.name) {
+    if ((x.kind === 'bot' || x.former) && x.name) {
       const n = seatName(i);
       if (n !== x.name) m.set(x.name, n);
     }
@@ -257,9 +261,15 @@ function renderClock() {
     els.clock.textContent = '';
     return;
   }
-  const s = Math.max(0, Math.ceil((st.deadlineAt - performance.now()) / 1000));
+  const ms = st.deadlineAt - performance.now();
+  const s = Math.max(0, Math.ceil(ms / 1000));
+  // A long clock (turn-based tables) reads in days, hours and minutes,
+  // with the time bank the seat has left.
+  const bank = st.turn?.actors?.includes(st.seat) ? Math.min(st.bank, ms) : 0;
+  const text = s < 600 ? t('table.clock', { s }) : t('table.clock.long', { left: durationText(ms) });
   // ◷ rather than an emoji clock: plain fonts (DejaVu) have it.
-  replace(els.clock, h('span', { 'aria-hidden': 'true' }, '◷ '), t('table.clock', { s }));
+  replace(els.clock, h('span', { 'aria-hidden': 'true' }, '◷ '), text,
+    bank > 0 ? ' · ' + t('table.clock.bank', { left: durationText(bank) }) : '');
   els.clock.classList.toggle('low', s <= 10);
 }
 
@@ -319,10 +329,14 @@ function renderJoin() {
   }
   st.joinOffered = true;
   // The name field stays in place across redraws (a late answer, a language
-  // switch): what was typed, the caret and the focus are the person's.
+  // switch): what was typed, the caret and the focus are the person's. A
+  // signed-in player is not asked: the server seats the account's name.
   let field = els.join.querySelector('p.field');
   let input = field?.querySelector('#join-name');
-  if (input) {
+  if (st.me) {
+    input = null;
+    field = h('p', { class: 'field join-account', 'data-testid': 'join-account' }, t('table.join.account', { name: st.me.name }));
+  } else if (input) {
     field.querySelector('label').textContent = t('table.join.name');
   } else {
     input = h('input', { id: 'join-name', type: 'text', maxlength: 24, autocomplete: 'nickname', value: savedName(), required: true });
@@ -341,7 +355,7 @@ function renderJoin() {
 }
 
 async function join(seat, input) {
-  const name = cleanName(input.value);
+  const name = input ? cleanName(input.value) : st.me.name;
   if (!name) { st.joinError = t('home.name.missing'); renderJoin(); $('#join-name')?.focus(); return; }
   saveName(name);
   st.joinError = '';
@@ -769,6 +783,7 @@ async function welcome(msg) {
   st.view = msg.view;
   st.turn = msg.turn;
   st.deadlineAt = msg.deadline ? performance.now() + msg.deadline : 0;
+  st.bank = msg.bank || 0; // the seat's time bank, part of its clock (turn-based tables)
   // A rematch made before this page came (the summary has its id): who
   // made it is in the new table's summary.
   const rm = msg.table?.rematch;
@@ -797,6 +812,7 @@ async function update(msg) {
   st.view = msg.view;
   st.turn = msg.turn;
   st.deadlineAt = msg.deadline ? performance.now() + msg.deadline : 0;
+  st.bank = msg.bank || 0; // the seat's time bank, part of its clock (turn-based tables)
   st.log.push({ version: msg.version, narration: msg.narration || [] });
   if (st.log.length > LOG_MAX) st.log.splice(0, st.log.length - LOG_MAX);
   if (msg.move && msg.move.seat === st.seat && st.alert && !st.alert.conn) showAlert(null);
@@ -831,6 +847,7 @@ function notFound() {
 // Ask once over HTTP first: an unknown table gets a clear sentence rather
 // than a socket that keeps reconnecting.
 renderAll();
+whoami().then((me) => { st.me = me; if (me) renderJoin(); });
 // The games' descriptions name the bots and carry the English of the log.
 loadGames().then(() => { if (!st.notFound) renderAll(); }, () => { /* the kinds stand in for the names */ });
 api.table(tableId).then((s) => {
