@@ -3,7 +3,9 @@ package e2e
 import (
 	"context"
 	"encoding/json"
-	"net/http"
+	"io"
+	"log/slog"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -14,6 +16,11 @@ import (
 	cdppage "github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/serviceworker"
 	"github.com/chromedp/chromedp"
+
+	"github.com/dicehall/dicehall/games/all"
+	"github.com/dicehall/dicehall/notify"
+	"github.com/dicehall/dicehall/server"
+	"github.com/dicehall/dicehall/store/memstore"
 )
 
 // call runs one DevTools command on the page's target.
@@ -88,7 +95,7 @@ func (p *page) goOffline() (online func()) {
 // and the account page's notifications card and the offline page pass
 // axe at both viewports.
 func TestInstallableApp(t *testing.T) {
-	base := strings.Replace(startServer(t).URL, "127.0.0.1", "localhost", 1)
+	base := strings.Replace(pushServer(t).URL, "127.0.0.1", "localhost", 1)
 	p := newPage(t, "pwa")
 	p.do(chromedp.EmulateViewport(1440, 900), chromedp.Navigate(base+"/"))
 
@@ -215,23 +222,13 @@ func TestInstallableApp(t *testing.T) {
 	p.noExceptions()
 
 	t.Run("settings", func(t *testing.T) {
-		// TODO(coordinator): this runs once /api/notify/* is on main AND
-		// the e2e server has a notification service (startServerWrapped:
-		// Config.Push = notify.New over its memstore). It saves quiet hours
-		// (the browser's time zone and the page's language go with them)
-		// and turns push on for the device. Headless Chromium refuses push
-		// subscriptions in its off-the-record browser contexts
-		// ("Registration failed - permission denied") and has no push
-		// service, so turning on must either work or say why, and the
-		// worker's display of a push is checked above with DevTools'
-		// deliverPushMessage instead.
-		res, err := http.Get(base + "/api/notify/vapid")
-		if err == nil {
-			res.Body.Close()
-		}
-		if err != nil || res.StatusCode != http.StatusOK {
-			t.Skip("needs the push API")
-		}
+		// It saves quiet hours (the browser's time zone and the page's
+		// language go with them) and turns push on for the device.
+		// Headless Chromium refuses push subscriptions in its
+		// off-the-record browser contexts ("Registration failed -
+		// permission denied") and has no push service, so turning on must
+		// either work or say why; the worker's display of a push is checked
+		// above with DevTools' deliverPushMessage instead.
 		p := &page{t: t, name: p.name, ctx: p.ctx, logs: p.logs}
 		p.do(chromedp.EmulateViewport(1440, 900), chromedp.Reload())
 		p.waitJS(10*time.Second, `!!document.querySelector('#notify-form')`)
@@ -264,6 +261,29 @@ func TestInstallableApp(t *testing.T) {
 		p.do(chromedp.Click(chromedp.CSS(`#notify-device`)))
 		p.waitJS(10*time.Second, `document.querySelector('[data-testid=notify-device]').textContent === 'This device does not receive notifications.'`)
 	})
+}
+
+// pushServer is startServer's server with a notification service (Web
+// Push, no e-mail) over its store.
+func pushServer(t *testing.T) *httptest.Server {
+	t.Helper()
+	st := memstore.New()
+	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
+	svc, err := notify.New(context.Background(), notify.Config{Store: st, Logger: quiet})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, err := server.New(server.Config{Store: st, Games: all.Registry, BotDelay: 20 * time.Millisecond, Logger: quiet, Push: svc})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(srv.Handler())
+	t.Cleanup(func() {
+		ts.Close()
+		srv.Close()
+		svc.Close()
+	})
+	return ts
 }
 
 func jsString(s string) string {
