@@ -93,6 +93,7 @@ func leaderboard(t *testing.T, base, game string) []boardRow {
 // profiles, and start a rematch. A page of another site cannot act for
 // them. (Passkeys: TestIdentity.)
 func TestAccountsPlayRated(t *testing.T) {
+	t.Parallel()
 	base := strings.Replace(startServer(t).URL, "127.0.0.1", "localhost", 1)
 	// Another site: a plain page of its own, no dicehall policy on it.
 	evil := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

@@ -210,12 +210,16 @@ type dfRun struct {
 // neither the page nor the panel. The bot's scoring is held on the board
 // long enough to be seen.
 func TestDiceflickVsBot(t *testing.T) {
+	t.Parallel()
 	ts := startServer(t)
 	for _, run := range []dfRun{
 		{name: "desktop", w: 1440, h: 900, lang: "en", scheme: "light", rounds: 10, needPick: true},
 		{name: "phone", w: 390, h: 844, lang: "fr", scheme: "dark", reduced: true, rounds: 5, keyboardScore: true},
 	} {
-		t.Run(run.name, func(t *testing.T) { playDiceflickVsBot(t, ts, run) })
+		t.Run(run.name, func(t *testing.T) {
+			t.Parallel()
+			playDiceflickVsBot(t, ts, run)
+		})
 	}
 }
 

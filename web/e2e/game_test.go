@@ -130,6 +130,7 @@ func (p *page) setSelect(sel, value string) {
 }
 
 func TestTwoPlayersPlayAWholeGame(t *testing.T) {
+	t.Parallel()
 	ts := startServer(t)
 	start := time.Now()
 

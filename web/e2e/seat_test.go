@@ -11,6 +11,7 @@ import (
 // TestLeaveReclaimAndFrench: a player hands her seat to a bot and takes it
 // back, with the page in French; an unknown table says so.
 func TestLeaveReclaimAndFrench(t *testing.T) {
+	t.Parallel()
 	ts := startServer(t)
 	ann := newPage(t, "ann-fr")
 	ann.do(chromedp.Navigate(ts.URL + "/"))
@@ -62,6 +63,7 @@ func TestLeaveReclaimAndFrench(t *testing.T) {
 // (with the caret) when the page redraws under it, here on a language
 // switch; a late answer from the server redraws the same way.
 func TestJoinNameSurvivesRedraw(t *testing.T) {
+	t.Parallel()
 	ts := startServer(t)
 	host := newPage(t, "host")
 	host.do(chromedp.Navigate(ts.URL + "/"))
