@@ -108,8 +108,11 @@ func TestAccountsPlayRated(t *testing.T) {
 	bob.do(chromedp.EmulateViewport(390, 844))
 	ann.signUp(base, "Ann_e2e", "dice under the lamp")
 	bob.signUp(base, "Bob_e2e", "two pairs of sixes")
-	ann.fastBots()
-	bob.fastBots()
+	// Their game goes by fast, its dice landing without flying.
+	for _, p := range []*page{ann, bob} {
+		p.fastBots()
+		p.reducedMotion()
+	}
 	if rows := leaderboard(t, base, "dicestars"); len(rows) != 0 {
 		t.Fatalf("leaderboard before any game: %+v", rows)
 	}

@@ -105,20 +105,6 @@ func (p *page) darkMode(on bool) {
 	}
 }
 
-// reducedMotion makes the page prefer reduced motion.
-func (p *page) reducedMotion() {
-	p.t.Helper()
-	ctx, cancel := context.WithTimeout(p.ctx, 5*time.Second)
-	defer cancel()
-	_, err := chromedp.Run(ctx, func(ctx context.Context, t *chromedp.Target) (cdp.Empty, error) {
-		return cdp.Call(ctx, t, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
-			Features: []*emulation.MediaFeature{{Name: "prefers-reduced-motion", Value: "reduce"}}})
-	})
-	if err != nil {
-		p.fail("emulate reduced motion: %v", err)
-	}
-}
-
 // bwTable creates a Bookworm table from p's page (so p holds seat 0) and
 // opens it.
 func bwTable(t *testing.T, p *page, base, seats, options string) string {

@@ -363,11 +363,30 @@ func (p *page) noExceptions() {
 	}
 }
 
-// fastBots turns the bot-speed setting to fast in the page's browser (its
-// origin must be open; pages read the setting when they load): for the
-// tests about something other than pacing, which would spend most of their
-// time watching others' moves.
+// fastBots turns the bot-speed setting to fast in the page's browser, as
+// the settings menu does (any page of the site must be open; a table page
+// open now follows at once, the others when they load): for the tests about
+// something other than pacing, which would spend most of their time
+// watching others' moves, and for the rest of a game whose pacing has been
+// watched.
 func (p *page) fastBots() {
 	p.t.Helper()
-	eval[bool](p, `(localStorage.setItem('dh.prefs', JSON.stringify({...JSON.parse(localStorage.getItem('dh.prefs') || '{}'), botSpeed: 'fast'})), true)`)
+	eval[bool](p, `import('/static/prefs.js').then((m) => { m.setPref('botSpeed', 'fast'); return true; })`)
+}
+
+// reducedMotion makes the page prefer reduced motion: the games' dice then
+// land without flying. For the tests about something other than the
+// motion (the Dice Stars and Diceflick tests watch it), which would spend
+// much of their time waiting for it before each click.
+func (p *page) reducedMotion() {
+	p.t.Helper()
+	ctx, cancel := context.WithTimeout(p.ctx, 5*time.Second)
+	defer cancel()
+	_, err := chromedp.Run(ctx, func(ctx context.Context, t *chromedp.Target) (cdp.Empty, error) {
+		return cdp.Call(ctx, t, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
+			Features: []*emulation.MediaFeature{{Name: "prefers-reduced-motion", Value: "reduce"}}})
+	})
+	if err != nil {
+		p.fail("emulate reduced motion: %v", err)
+	}
 }

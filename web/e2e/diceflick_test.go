@@ -420,9 +420,9 @@ func playDiceflickVsBot(t *testing.T, ts *httptest.Server, run dfRun) {
 			p.dfMedia(run.scheme, run.reduced)
 			p.do(chromedp.Click(chromedp.CSS(fmt.Sprintf(`.lang-switch [data-lang=%s]`, run.lang))))
 		}
-		if flicks == 4 && run.name == "desktop" {
+		if flicks == 4 {
 			// The bot's turns have been followed at normal speed; faster now.
-			eval[bool](p, `import('/static/prefs.js').then((m) => { m.setPref('botSpeed', 'fast'); return true; })`)
+			p.fastBots()
 		}
 	}
 	p.waitJS(10*time.Second, `!document.querySelector('[data-testid=result]').hidden`)

@@ -399,6 +399,8 @@ func TestDiceStarsVersusBot(t *testing.T) {
 					if ok {
 						sawBot = true
 						p.shot("ds-bot-" + vp.name + "-bot-take")
+						// Seen at normal speed: the bot's other takes go by fast.
+						p.fastBots()
 					}
 				}
 			}

@@ -136,6 +136,9 @@ func TestTwoPlayersPlayAWholeGame(t *testing.T) {
 
 	// Ann opens the home page, names herself and creates a two-person table.
 	ann := newPage(t, "ann")
+	// The players' dice land without flying and the other's moves go by
+	// fast: the subject is the game through the pages, not its pacing.
+	ann.reducedMotion()
 	ann.do(chromedp.Navigate(ts.URL + "/"))
 	ann.fastBots()
 	ann.do(chromedp.WaitVisible(chromedp.CSS("#name")), chromedp.WaitVisible(chromedp.CSS("#f-players")))
@@ -155,6 +158,7 @@ func TestTwoPlayersPlayAWholeGame(t *testing.T) {
 
 	// Bob finds the open table on the home page and takes the free seat.
 	bob := newPage(t, "bob")
+	bob.reducedMotion()
 	bob.do(chromedp.Navigate(ts.URL + "/"))
 	bob.fastBots()
 	bob.do(chromedp.WaitVisible(chromedp.CSS("#name")))

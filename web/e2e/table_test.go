@@ -345,13 +345,17 @@ func TestResultRematchAndReplay(t *testing.T) {
 	ann := newPage(t, "ann-end")
 	ann.do(chromedp.EmulateViewport(1440, 900))
 	ann.do(chromedp.Navigate(ts.URL + "/"))
+	// The game goes by fast, its dice landing without flying: the subject
+	// is its end.
 	ann.fastBots()
+	ann.reducedMotion()
 	id := ann.createTable(`{game: 'dicestars', name: 'Ann', seats: [{kind: 'human'}, {kind: 'human'}]}`)
 	ann.do(chromedp.Navigate(ts.URL + "/t/" + id))
 	bob := newPage(t, "bob-end")
 	bob.do(chromedp.EmulateViewport(390, 844))
 	bob.do(chromedp.Navigate(ts.URL + "/"))
 	bob.fastBots()
+	bob.reducedMotion()
 	bob.do(chromedp.Navigate(ts.URL + "/t/" + id))
 	bob.joinAtTable("Bob", 1)
 	ann.waitJS(5*time.Second, `document.body.dataset.status === 'live'`)
