@@ -237,7 +237,7 @@ func TestReconnectAfterLostConnection(t *testing.T) {
 	t.Parallel()
 	start := time.Now()
 	cut := newNetCutter()
-	ts := startServerWrapped(t, cut.wrap)
+	ts := startServerWith(t, serverOptions{wrap: cut.wrap})
 
 	ann := newPage(t, "ann-net")
 	ann.do(chromedp.Navigate(ts.URL + "/"))
