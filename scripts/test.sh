@@ -66,14 +66,24 @@ go vet ./...
 log "go test"
 go test -count=1 -timeout 15m $(go list ./... | grep -v '/web/e2e$')
 
-# Browser tests drive a real Chromium; one retry absorbs a browser hiccup
-# (a DevTools node gone between lookup and click), never a logic failure
-# that repeats. A retry is announced in the log.
+# Browser tests drive a real Chromium, several tests side by side (about
+# 2-3 minutes on 2 cores); one retry absorbs a browser hiccup (a DevTools
+# node gone between lookup and click), never a logic failure that repeats.
+# The retry runs only the tests that failed (all of them when none can be
+# named, e.g. after a time-out), and is announced in the log.
 log "go test ./web/e2e (Chromium)"
-if ! go test -count=1 -timeout 10m ./web/e2e; then
-  log "browser tests failed once: running them again"
-  go test -count=1 -timeout 10m ./web/e2e
+e2elog=$(mktemp)
+if ! go test -count=1 -timeout 6m ./web/e2e 2>&1 | tee "$e2elog"; then
+  failed=$(sed -n 's/^--- FAIL: \(Test[A-Za-z0-9_]*\).*/\1/p' "$e2elog" | sort -u | paste -sd'|' -)
+  if [ -n "$failed" ] && ! grep -q '^panic: ' "$e2elog"; then
+    log "browser tests failed once: running them again ($failed)"
+    go test -count=1 -timeout 6m -run "^($failed)\$" ./web/e2e
+  else
+    log "browser tests failed once: running them all again"
+    go test -count=1 -timeout 6m ./web/e2e
+  fi
 fi
+rm -f "$e2elog"
 
 log "go test -race (core packages)"
 go test -count=1 -race -short -timeout 10m ./engine/... ./games/... ./script/... ./store/... ./server/...

@@ -14,6 +14,7 @@ import (
 // against a bot) have no serious or critical axe-core violation, at both
 // viewports, in both languages.
 func TestAccessibilityScan(t *testing.T) {
+	t.Parallel()
 	ts := startServer(t)
 	for _, vp := range []struct {
 		name string

@@ -93,6 +93,7 @@ func leaderboard(t *testing.T, base, game string) []boardRow {
 // profiles, and start a rematch. A page of another site cannot act for
 // them. (Passkeys: TestIdentity.)
 func TestAccountsPlayRated(t *testing.T) {
+	t.Parallel()
 	base := strings.Replace(startServer(t).URL, "127.0.0.1", "localhost", 1)
 	// Another site: a plain page of its own, no dicehall policy on it.
 	evil := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -107,8 +108,11 @@ func TestAccountsPlayRated(t *testing.T) {
 	bob.do(chromedp.EmulateViewport(390, 844))
 	ann.signUp(base, "Ann_e2e", "dice under the lamp")
 	bob.signUp(base, "Bob_e2e", "two pairs of sixes")
-	ann.fastBots()
-	bob.fastBots()
+	// Their game goes by fast, its dice landing without flying.
+	for _, p := range []*page{ann, bob} {
+		p.fastBots()
+		p.reducedMotion()
+	}
 	if rows := leaderboard(t, base, "dicestars"); len(rows) != 0 {
 		t.Fatalf("leaderboard before any game: %+v", rows)
 	}

@@ -105,20 +105,6 @@ func (p *page) darkMode(on bool) {
 	}
 }
 
-// reducedMotion makes the page prefer reduced motion.
-func (p *page) reducedMotion() {
-	p.t.Helper()
-	ctx, cancel := context.WithTimeout(p.ctx, 5*time.Second)
-	defer cancel()
-	_, err := chromedp.Run(ctx, func(ctx context.Context, t *chromedp.Target) (cdp.Empty, error) {
-		return cdp.Call(ctx, t, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
-			Features: []*emulation.MediaFeature{{Name: "prefers-reduced-motion", Value: "reduce"}}})
-	})
-	if err != nil {
-		p.fail("emulate reduced motion: %v", err)
-	}
-}
-
 // bwTable creates a Bookworm table from p's page (so p holds seat 0) and
 // opens it.
 func bwTable(t *testing.T, p *page, base, seats, options string) string {
@@ -177,6 +163,7 @@ func (p *page) bwJudge(st bwState) bool {
 // and dark. On her turn the card, the dice and the word field are on the
 // first screen; the picture of each is saved.
 func TestBookwormVsBots(t *testing.T) {
+	t.Parallel()
 	ts := startServer(t)
 	bots := bookwormBots(t, ts.URL)
 	bot := "hard"
@@ -318,9 +305,11 @@ func TestBookwormVsBots(t *testing.T) {
 // countdown), Bob rejects it; Ann is told which word, why and what now.
 // Then she gives up, through its confirmation. Ann is on a phone.
 func TestBookwormRejectedWord(t *testing.T) {
+	t.Parallel()
 	ts := startServer(t)
 	for _, lang := range []string{"en", "fr"} {
 		t.Run(lang, func(t *testing.T) {
+			t.Parallel()
 			ann := bwPage(t, ts.URL, "ann-"+lang, 390, 844, lang, false)
 			id := bwTable(t, ann, ts.URL, `[{"kind":"human"},{"kind":"human"}]`,
 				`{thinkSeconds: 30, countdownSeconds: 20, challengeSeconds: 20, voteSeconds: 20, special: false}`)
@@ -439,6 +428,7 @@ func TestBookwormRejectedWord(t *testing.T) {
 // Enter (the cursor is in the word field when her turn comes), a die
 // chosen with Tab and Space when two kinds of die fit.
 func TestBookwormKeyboard(t *testing.T) {
+	t.Parallel()
 	ts := startServer(t)
 	ann := bwPage(t, ts.URL, "ann-kb", 1440, 900, "en", false)
 	ann.reducedMotion()

@@ -2,15 +2,19 @@ package e2e
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 )
@@ -25,7 +29,20 @@ var (
 	browserErr  error
 )
 
+// defaultParallel is how many tests run at once when -parallel is not
+// given: every test calls t.Parallel (each has its own server and its own
+// browser contexts) and most of their time is spent waiting on the pages'
+// pacing, the bots and the games' clocks, not on the processor; more at
+// once than this crowds a 2-core machine. `go test -parallel n` overrides.
+const defaultParallel = 4
+
 func TestMain(m *testing.M) {
+	flag.Parse()
+	set := false
+	flag.Visit(func(f *flag.Flag) { set = set || f.Name == "test.parallel" })
+	if !set {
+		flag.Set("test.parallel", strconv.Itoa(defaultParallel))
+	}
 	code := m.Run()
 	if browserStop != nil {
 		browserStop()
@@ -167,7 +184,24 @@ func newPage(t *testing.T, name string) *page {
 	if err := chromedp.Do(ctx); err != nil {
 		t.Fatalf("%s: open a tab: %v", name, err)
 	}
+	p.focused()
 	return p
+}
+
+// focused makes the page behave as the focused window whether or not it
+// is: the tests run side by side in one browser, and only one window has
+// the real focus, while keyboard focus, :focus-visible and the clipboard
+// must work in every page as they do for a person looking at it.
+func (p *page) focused() {
+	p.t.Helper()
+	ctx, cancel := context.WithTimeout(p.ctx, 10*time.Second)
+	defer cancel()
+	_, err := chromedp.Run(ctx, func(ctx context.Context, tg *chromedp.Target) (cdp.Empty, error) {
+		return cdp.Call(ctx, tg, emulation.SetFocusEmulationEnabled, emulation.SetFocusEmulationEnabledParams{Enabled: true})
+	})
+	if err != nil {
+		p.t.Fatalf("%s: emulate focus: %v", p.name, err)
+	}
 }
 
 // do runs steps with a bound, so a page that never shows what we wait for
@@ -197,11 +231,18 @@ func eval[T any](p *page, js string) T {
 	return v
 }
 
-// waitJS waits until the expression is truthy, up to d. It polls from Go
-// rather than in the page, so a navigation in between (a reload, a form
-// that moves to the table page) only costs a retry.
+// minWait is the least any waitJS waits before it fails: the tests run
+// side by side on a machine of 2 cores that may be busy with more, and a
+// deadline only bounds how long a failure takes to show (a condition met
+// sooner returns at once), never how fast the page must be.
+const minWait = 15 * time.Second
+
+// waitJS waits until the expression is truthy, up to d (at least minWait).
+// It polls from Go rather than in the page, so a navigation in between (a
+// reload, a form that moves to the table page) only costs a retry.
 func (p *page) waitJS(d time.Duration, js string) {
 	p.t.Helper()
+	d = max(d, minWait)
 	end := time.Now().Add(d)
 	var last error
 	for {
@@ -322,11 +363,30 @@ func (p *page) noExceptions() {
 	}
 }
 
-// fastBots turns the bot-speed setting to fast in the page's browser (its
-// origin must be open; pages read the setting when they load): for the
-// tests about something other than pacing, which would spend most of their
-// time watching others' moves.
+// fastBots turns the bot-speed setting to fast in the page's browser, as
+// the settings menu does (any page of the site must be open; a table page
+// open now follows at once, the others when they load): for the tests about
+// something other than pacing, which would spend most of their time
+// watching others' moves, and for the rest of a game whose pacing has been
+// watched.
 func (p *page) fastBots() {
 	p.t.Helper()
-	eval[bool](p, `(localStorage.setItem('dh.prefs', JSON.stringify({...JSON.parse(localStorage.getItem('dh.prefs') || '{}'), botSpeed: 'fast'})), true)`)
+	eval[bool](p, `import('/static/prefs.js').then((m) => { m.setPref('botSpeed', 'fast'); return true; })`)
+}
+
+// reducedMotion makes the page prefer reduced motion: the games' dice then
+// land without flying. For the tests about something other than the
+// motion (the Dice Stars and Diceflick tests watch it), which would spend
+// much of their time waiting for it before each click.
+func (p *page) reducedMotion() {
+	p.t.Helper()
+	ctx, cancel := context.WithTimeout(p.ctx, 5*time.Second)
+	defer cancel()
+	_, err := chromedp.Run(ctx, func(ctx context.Context, t *chromedp.Target) (cdp.Empty, error) {
+		return cdp.Call(ctx, t, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
+			Features: []*emulation.MediaFeature{{Name: "prefers-reduced-motion", Value: "reduce"}}})
+	})
+	if err != nil {
+		p.fail("emulate reduced motion: %v", err)
+	}
 }

@@ -32,6 +32,7 @@ func (p *page) waitChat(n int, last string) {
 // keeps the chat; on a phone it waits folded below the stage. The board
 // stays in view on the player's turn.
 func TestTableChat(t *testing.T) {
+	t.Parallel()
 	ts := startServer(t)
 	ann := newPage(t, "chat-ann")
 	ann.do(chromedp.EmulateViewport(1440, 900))

@@ -124,6 +124,7 @@ func (p *page) newTab(name string) (*page, func()) {
 	if err := chromedp.Do(ctx); err != nil {
 		p.t.Fatalf("%s: open a tab: %v", name, err)
 	}
+	tab.focused()
 	return tab, cancel
 }
 
@@ -233,9 +234,10 @@ const (
 // network is back his page reconnects by itself to the same seat, catches up
 // and he plays on; Ann sees him back.
 func TestReconnectAfterLostConnection(t *testing.T) {
+	t.Parallel()
 	start := time.Now()
 	cut := newNetCutter()
-	ts := startServerWrapped(t, cut.wrap)
+	ts := startServerWith(t, serverOptions{wrap: cut.wrap})
 
 	ann := newPage(t, "ann-net")
 	ann.do(chromedp.Navigate(ts.URL + "/"))
@@ -339,6 +341,7 @@ func TestReconnectAfterLostConnection(t *testing.T) {
 // counts down; when her time is up a bot plays her seat (the page says so
 // and the bot moves), she takes it back and plays on.
 func TestTurnClockHandsSeatToBot(t *testing.T) {
+	t.Parallel()
 	start := time.Now()
 	ts := startServer(t)
 	ann := newPage(t, "ann-clock")
@@ -406,6 +409,7 @@ func TestTurnClockHandsSeatToBot(t *testing.T) {
 // offers a bot for him; she asks, and the bot plays his turns. Bob opens the
 // link again in his browser, takes his seat back and plays.
 func TestTakeoverOfClosedPage(t *testing.T) {
+	t.Parallel()
 	start := time.Now()
 	ts := startServer(t)
 	ann := newPage(t, "ann-to")

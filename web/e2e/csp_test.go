@@ -21,6 +21,7 @@ document.addEventListener('securitypolicyviolation', (e) => window.__csp.push(e.
 // stylesheet by <link>, the data: icon, fetch and the WebSocket) and the
 // browser reports no violation.
 func TestContentSecurityPolicyHolds(t *testing.T) {
+	t.Parallel()
 	ts := startServer(t)
 	p := newPage(t, "csp")
 	ctx, cancel := context.WithTimeout(p.ctx, 5*time.Second)

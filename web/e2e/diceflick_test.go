@@ -210,12 +210,16 @@ type dfRun struct {
 // neither the page nor the panel. The bot's scoring is held on the board
 // long enough to be seen.
 func TestDiceflickVsBot(t *testing.T) {
+	t.Parallel()
 	ts := startServer(t)
 	for _, run := range []dfRun{
 		{name: "desktop", w: 1440, h: 900, lang: "en", scheme: "light", rounds: 10, needPick: true},
 		{name: "phone", w: 390, h: 844, lang: "fr", scheme: "dark", reduced: true, rounds: 5, keyboardScore: true},
 	} {
-		t.Run(run.name, func(t *testing.T) { playDiceflickVsBot(t, ts, run) })
+		t.Run(run.name, func(t *testing.T) {
+			t.Parallel()
+			playDiceflickVsBot(t, ts, run)
+		})
 	}
 }
 
@@ -416,9 +420,9 @@ func playDiceflickVsBot(t *testing.T, ts *httptest.Server, run dfRun) {
 			p.dfMedia(run.scheme, run.reduced)
 			p.do(chromedp.Click(chromedp.CSS(fmt.Sprintf(`.lang-switch [data-lang=%s]`, run.lang))))
 		}
-		if flicks == 4 && run.name == "desktop" {
+		if flicks == 4 {
 			// The bot's turns have been followed at normal speed; faster now.
-			eval[bool](p, `import('/static/prefs.js').then((m) => { m.setPref('botSpeed', 'fast'); return true; })`)
+			p.fastBots()
 		}
 	}
 	p.waitJS(10*time.Second, `!document.querySelector('[data-testid=result]').hidden`)

@@ -287,9 +287,11 @@ var dsViewports = []struct {
 // dice and cells, the first turns from the keyboard alone; then one tap
 // plays when confirmations are off.
 func TestDiceStarsSoloOnTheBoard(t *testing.T) {
+	t.Parallel()
 	ts := startServer(t)
 	for _, vp := range dsViewports {
 		t.Run(vp.name, func(t *testing.T) {
+			t.Parallel()
 			p := newPage(t, "ds-solo-"+vp.name)
 			p.do(chromedp.EmulateViewport(vp.w, vp.h))
 			p.do(chromedp.Navigate(ts.URL + "/"))
@@ -359,9 +361,11 @@ func contains(xs []string, x string) bool {
 // screens looked at in English and French, light and dark; the bot's takes
 // are shown before they land; with confirmations off one tap plays.
 func TestDiceStarsVersusBot(t *testing.T) {
+	t.Parallel()
 	ts := startServer(t)
 	for _, vp := range dsViewports {
 		t.Run(vp.name, func(t *testing.T) {
+			t.Parallel()
 			p := newPage(t, "ds-bot-"+vp.name)
 			p.do(chromedp.EmulateViewport(vp.w, vp.h))
 			p.do(chromedp.Navigate(ts.URL + "/"))
@@ -395,6 +399,8 @@ func TestDiceStarsVersusBot(t *testing.T) {
 					if ok {
 						sawBot = true
 						p.shot("ds-bot-" + vp.name + "-bot-take")
+						// Seen at normal speed: the bot's other takes go by fast.
+						p.fastBots()
 					}
 				}
 			}

@@ -24,25 +24,37 @@ import (
 // store and quick bots.
 func startServer(t *testing.T) *httptest.Server {
 	t.Helper()
-	return startServerWrapped(t, nil)
+	return startServerWith(t, serverOptions{})
 }
 
-// startServerWrapped is startServer with the server's handler wrapped by
-// wrap (nil = as is): tests put a switch in front of it to cut connections.
-func startServerWrapped(t *testing.T, wrap func(http.Handler) http.Handler) *httptest.Server {
+// serverOptions change startServer's server for a test.
+type serverOptions struct {
+	// wrap wraps the server's handler (nil = as is): tests put a switch
+	// in front of it to cut connections.
+	wrap func(http.Handler) http.Handler
+	// botDelay is the bots' pause before each move at tables that do not
+	// set one (0 = 20 ms): longer for a test that acts while bots play
+	// and must not see the game end first.
+	botDelay time.Duration
+}
+
+func startServerWith(t *testing.T, o serverOptions) *httptest.Server {
 	t.Helper()
+	if o.botDelay == 0 {
+		o.botDelay = 20 * time.Millisecond
+	}
 	srv, err := server.New(server.Config{
 		Store:    memstore.New(),
 		Games:    all.Registry,
-		BotDelay: 20 * time.Millisecond,
+		BotDelay: o.botDelay,
 		Logger:   slog.New(slog.NewTextHandler(io.Discard, nil)),
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
 	h := srv.Handler()
-	if wrap != nil {
-		h = wrap(h)
+	if o.wrap != nil {
+		h = o.wrap(h)
 	}
 	ts := httptest.NewServer(h)
 	t.Cleanup(func() {
@@ -130,11 +142,15 @@ func (p *page) setSelect(sel, value string) {
 }
 
 func TestTwoPlayersPlayAWholeGame(t *testing.T) {
+	t.Parallel()
 	ts := startServer(t)
 	start := time.Now()
 
 	// Ann opens the home page, names herself and creates a two-person table.
 	ann := newPage(t, "ann")
+	// The players' dice land without flying and the other's moves go by
+	// fast: the subject is the game through the pages, not its pacing.
+	ann.reducedMotion()
 	ann.do(chromedp.Navigate(ts.URL + "/"))
 	ann.fastBots()
 	ann.do(chromedp.WaitVisible(chromedp.CSS("#name")), chromedp.WaitVisible(chromedp.CSS("#f-players")))
@@ -154,6 +170,7 @@ func TestTwoPlayersPlayAWholeGame(t *testing.T) {
 
 	// Bob finds the open table on the home page and takes the free seat.
 	bob := newPage(t, "bob")
+	bob.reducedMotion()
 	bob.do(chromedp.Navigate(ts.URL + "/"))
 	bob.fastBots()
 	bob.do(chromedp.WaitVisible(chromedp.CSS("#name")))

@@ -36,6 +36,7 @@ func (p *page) virtualAuthenticator() {
 // TestIdentity signs up with a password, adds a passkey on the account
 // page, signs out and signs in again with the passkey alone.
 func TestIdentity(t *testing.T) {
+	t.Parallel()
 	// WebAuthn wants a domain: localhost, not 127.0.0.1.
 	base := strings.Replace(startServer(t).URL, "127.0.0.1", "localhost", 1)
 	p := newPage(t, "ident")

@@ -33,6 +33,7 @@ const fieldsJS = `(() => Object.fromEntries([...document.querySelectorAll('[id^=
 // fields, one-player options only for one player, structured ones not at
 // all. Only options changed from their defaults reach the table.
 func TestLobbyFormFromDescription(t *testing.T) {
+	t.Parallel()
 	ts := startServer(t)
 	desk := newPage(t, "lobby-desk")
 	desk.do(chromedp.EmulateViewport(1440, 900))
@@ -246,6 +247,7 @@ func (p *page) lobbyShots(name string) {
 // them as open or live tables to join or watch. On a phone your games and
 // the way to a new table come before everything else.
 func TestLobbyYourGames(t *testing.T) {
+	t.Parallel()
 	ts := startServer(t)
 	ann := openLobby(t, ts.URL, "lobby-mine", 1440, 900)
 	if !ann.hasMyTables() {
@@ -325,6 +327,7 @@ func TestLobbyYourGames(t *testing.T) {
 // TestLobbyFinishedGames: a finished game names its players in the
 // order they finished, marks the winner and says when it ended.
 func TestLobbyFinishedGames(t *testing.T) {
+	t.Parallel()
 	ts := startServer(t)
 	ann := openLobby(t, ts.URL, "lobby-over-ann", 1440, 900)
 	// Ann's clock runs out at once and a bot plays her seat to the end.
@@ -411,6 +414,7 @@ func TestLobbyFinishedGames(t *testing.T) {
 // fixed; a stale request for a name goes as soon as one is typed, on both
 // sizes of screen.
 func TestLobbyFormLayout(t *testing.T) {
+	t.Parallel()
 	ts := startServer(t)
 	for _, size := range [][2]int64{{1440, 900}, {390, 844}} {
 		p := openLobby(t, ts.URL, fmt.Sprintf("lobby-form-%d", size[0]), size[0], size[1])

@@ -101,6 +101,7 @@ func literal(t *testing.T, game, key string) string {
 // narration: word for word the catalogue's English, and in French a
 // sentence for every line (no key, no English template).
 func TestWatchBotsLog(t *testing.T) {
+	t.Parallel()
 	ts := startServer(t)
 	desk := newPage(t, "watch-desk")
 	desk.do(chromedp.EmulateViewport(1440, 900))

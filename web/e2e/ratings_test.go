@@ -103,6 +103,7 @@ type profileState struct {
 // and the games with their replays; the lobby links the names too. Both
 // pages at both sizes, scanned by axe.
 func TestLeaderboardAndProfile(t *testing.T) {
+	t.Parallel()
 	ts, token := ratedWorld(t)
 	for _, vp := range []struct {
 		name string

@@ -98,6 +98,7 @@ func midGame(t *testing.T, names []string) *dicestars.Match {
 }
 
 func TestRenderSheet(t *testing.T) {
+	t.Parallel()
 	ts := staticServer(t)
 	evil := `<img src=x onerror="window.pwned=1">`
 	m := midGame(t, []string{"ann", evil})

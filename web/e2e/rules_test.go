@@ -49,6 +49,7 @@ const rulesStateJS = `(() => {
 // nothing overflows sideways, axe-core finds nothing serious, and the
 // console stays clean.
 func TestRulesPages(t *testing.T) {
+	t.Parallel()
 	ts := startServer(t)
 	for _, id := range all.Registry.IDs() {
 		g, _ := all.Registry.Lookup(id)
@@ -60,6 +61,7 @@ func TestRulesPages(t *testing.T) {
 			w, h int64
 		}{{"desk", 1440, 900}, {"phone", 390, 844}} {
 			t.Run(id+"-"+vp.name, func(t *testing.T) {
+				t.Parallel()
 				p := newPage(t, id+"-"+vp.name)
 				p.do(chromedp.EmulateViewport(vp.w, vp.h))
 				check := func(lang string) rulesState {
@@ -104,6 +106,7 @@ func TestRulesPages(t *testing.T) {
 		}
 	}
 	t.Run("unknown", func(t *testing.T) {
+		t.Parallel()
 		p := newPage(t, "rules-unknown")
 		p.do(chromedp.Navigate(ts.URL + "/rules/nosuchgame"))
 		if got := eval[string](p, `document.body.textContent`); !strings.Contains(got, "404") && !strings.Contains(strings.ToLower(got), "not found") {

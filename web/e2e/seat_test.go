@@ -11,7 +11,11 @@ import (
 // TestLeaveReclaimAndFrench: a player hands her seat to a bot and takes it
 // back, with the page in French; an unknown table says so.
 func TestLeaveReclaimAndFrench(t *testing.T) {
-	ts := startServer(t)
+	t.Parallel()
+	// Bots that take half a second a move (the form offers no such
+	// setting), so that the bot holding Ann's seat does not finish the game
+	// before she takes it back, however busy the machine.
+	ts := startServerWith(t, serverOptions{botDelay: 500 * time.Millisecond})
 	ann := newPage(t, "ann-fr")
 	ann.do(chromedp.Navigate(ts.URL + "/"))
 	ann.do(chromedp.WaitVisible(chromedp.CSS("#name")))
@@ -21,8 +25,8 @@ func TestLeaveReclaimAndFrench(t *testing.T) {
 	ann.waitJS(3*time.Second, `document.documentElement.lang === 'fr' && document.querySelector('#create').textContent === 'Créer la table'`)
 	ann.shot("10-home-fr")
 
-	// Against a slow random bot (a table setting), so the game lasts while
-	// the seat changes hands.
+	// Against a random bot, slow (above), so the game lasts while the seat
+	// changes hands.
 	ann.do(chromedp.SendKeys(chromedp.CSS("#name"), "Anne"))
 	ann.chooseGame("dicestars")
 	ann.setSelect("#f-players", "2")
@@ -62,6 +66,7 @@ func TestLeaveReclaimAndFrench(t *testing.T) {
 // (with the caret) when the page redraws under it, here on a language
 // switch; a late answer from the server redraws the same way.
 func TestJoinNameSurvivesRedraw(t *testing.T) {
+	t.Parallel()
 	ts := startServer(t)
 	host := newPage(t, "host")
 	host.do(chromedp.Navigate(ts.URL + "/"))
