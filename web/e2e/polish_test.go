@@ -26,6 +26,7 @@ type signedInPages struct {
 // panel says under which name she joins instead of asking for one. Both
 // sizes; axe on each page once.
 func TestSignedInPages(t *testing.T) {
+	t.Parallel()
 	ts, token := ratedWorld(t)
 	res, err := http.Post(ts.URL+"/api/tables", "application/json",
 		strings.NewReader(`{"game":"dicestars","name":"Gus","seats":[{"kind":"human"},{"kind":"human"}]}`))

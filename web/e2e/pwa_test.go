@@ -95,6 +95,7 @@ func (p *page) goOffline() (online func()) {
 // and the account page's notifications card and the offline page pass
 // axe at both viewports.
 func TestInstallableApp(t *testing.T) {
+	t.Parallel()
 	base := strings.Replace(pushServer(t).URL, "127.0.0.1", "localhost", 1)
 	p := newPage(t, "pwa")
 	p.do(chromedp.EmulateViewport(1440, 900), chromedp.Navigate(base+"/"))

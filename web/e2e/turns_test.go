@@ -15,6 +15,7 @@ import (
 // players says it is played in real time only. A turn-based table shows
 // its long clock in days and hours, with the bank left.
 func TestTurnBasedForm(t *testing.T) {
+	t.Parallel()
 	ts := startServer(t)
 	var desk *page
 	for _, size := range [][2]int64{{1440, 900}, {390, 844}} {
