@@ -638,11 +638,15 @@ function beep() {
 }
 
 function notify() {
-  try {
-    if (!('Notification' in window) || Notification.permission !== 'granted') return;
-    const n = new Notification(t('signal.title'), { body: t('signal.body', { table: st.summary?.title || '' }), tag: 'dh-' + tableId });
-    n.onclick = () => { window.focus(); n.close(); };
-  } catch { /* notifications unavailable */ }
+  if (!('Notification' in window) || Notification.permission !== 'granted') return;
+  const title = t('signal.title');
+  const opts = { body: t('signal.body', { table: st.summary?.title || '' }), tag: 'dh-' + tableId, data: { url: location.pathname } };
+  // Through the service worker when one controls the page (Android's Chrome
+  // refuses the constructor there); its notificationclick opens the table.
+  const shown = navigator.serviceWorker?.controller
+    ? navigator.serviceWorker.ready.then((r) => r.showNotification(title, opts))
+    : Promise.resolve().then(() => { const n = new Notification(title, opts); n.onclick = () => { window.focus(); n.close(); }; });
+  shown.catch(() => { /* notifications unavailable */ });
 }
 
 document.addEventListener('visibilitychange', signal);
