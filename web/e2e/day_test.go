@@ -183,21 +183,27 @@ func (p *page) allowNotifications(base string) {
 }
 
 // shownNotification is a notification the worker shows.
-type shownNotification struct{ Title, Body, Tag, URL string }
+type shownNotification struct{ Title, Body, Tag, URL, Icon string }
 
 // deliverPush hands a push payload to the page's service worker, as the
 // browser's push service would, and waits for the notification it shows
 // with that tag.
 func (p *page) deliverPush(base string, reg serviceworker.RegistrationID, payload []byte, tag string) shownNotification {
 	p.t.Helper()
-	// The worker's notification of the same tag is replaced: clear it
-	// first, so the one read back is this payload's.
-	eval[bool](p, `navigator.serviceWorker.ready.then((r) => r.getNotifications()).then((ns) => { ns.forEach((n) => n.close()); return true; })`)
+	// A notification of the same tag would be replaced: close it first,
+	// and see it gone (closing is not at once: one closed late would be
+	// this payload's), so the one read back is this payload's.
+	shown := `navigator.serviceWorker.ready.then((r) => r.getNotifications({tag: ` + jsString(tag) + `}))`
+	eval[bool](p, shown+`.then((ns) => { ns.forEach((n) => n.close()); return true; })`)
+	for end := time.Now().Add(minWait); eval[int](p, shown+`.then((ns) => ns.length)`) > 0; time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(end) {
+			p.fail("the notification of tag %s stays open", tag)
+		}
+	}
 	call(p, serviceworker.DeliverPushMessage, serviceworker.DeliverPushMessageParams{Origin: base, RegistrationID: reg, Data: string(payload)})
 	var got []shownNotification
 	for end := time.Now().Add(10 * time.Second); time.Now().Before(end); time.Sleep(50 * time.Millisecond) {
-		got = eval[[]shownNotification](p, `navigator.serviceWorker.ready.then((r) => r.getNotifications({tag: `+jsString(tag)+`}))
-			.then((ns) => ns.map((n) => ({title: n.title, body: n.body, tag: n.tag, url: n.data?.url})))`)
+		got = eval[[]shownNotification](p, shown+`.then((ns) => ns.map((n) => ({title: n.title, body: n.body, tag: n.tag, url: n.data?.url, icon: n.icon})))`)
 		if len(got) > 0 {
 			return got[len(got)-1]
 		}
@@ -230,7 +236,8 @@ func (p *page) dsTurn() {
 // Bob, playing on, hears the game is over.
 func TestTurnBasedDay(t *testing.T) {
 	t.Parallel()
-	clock := &dayClock{now: time.Date(2026, 3, 2, 8, 0, 0, 0, time.UTC)}
+	start := time.Date(2026, 3, 2, 8, 0, 0, 0, time.UTC)
+	clock := &dayClock{now: start}
 	st := memstore.New()
 	push := notifytest.NewPushService(t)
 	day := startDayServer(t, "", st, clock, push)
@@ -252,7 +259,9 @@ func TestTurnBasedDay(t *testing.T) {
 		p.fastBots()
 		// The account page installs the service worker.
 		p.do(chromedp.Navigate(base + "/account"))
-		p.waitJS(10*time.Second, `navigator.serviceWorker.ready.then((r) => !!r.active)`)
+		if !eval[bool](p.page, `navigator.serviceWorker.ready.then((r) => !!r.active)`) {
+			p.fail("no active service worker")
+		}
 		p.allowNotifications(base)
 		p.reg = p.registration(base)
 		// Headless Chromium cannot subscribe to a real push service (it
@@ -308,7 +317,7 @@ func TestTurnBasedDay(t *testing.T) {
 			t.Fatalf("push %d to %s: %+v, want %+v", pushes[p], p.name, m, want)
 		}
 		shown := p.deliverPush(base, p.reg, last.Payload, m.Tag)
-		if w := (shownNotification{m.Title, m.Body, m.Tag, base + m.URL}); shown != w {
+		if w := (shownNotification{m.Title, m.Body, m.Tag, base + m.URL, base + "/static/icons/icon-192.png"}); shown != w {
 			p.fail("notification shown %+v, want %+v", shown, w)
 		}
 		return m
@@ -433,6 +442,16 @@ func TestTurnBasedDay(t *testing.T) {
 	if got := push.For(ann.endpoint); len(got) > annPushes+1 || (len(got) == annPushes+1 && got[annPushes].Message.Title != "Game over: Dice Stars") {
 		t.Fatalf("Ann's pushes after her forfeit: %+v", got[annPushes:])
 	}
+	// A forfeit ranks last in the ratings, whatever the bot scored.
+	var rows []boardRow
+	waitFor(t, 10*time.Second, "both players rated", func() bool {
+		rows = leaderboard(t, base, "dicestars")
+		return len(rows) == 2
+	})
+	if rows[0].Name != bob.name || rows[0].Rank != 1 || rows[1].Rank != 2 {
+		t.Errorf("leaderboard after Ann's forfeit: %+v, want Bob first", rows)
+	}
+	t.Logf("a day and more went by (%v on the clock): %d pushes to Ann, %d to Bob", clock.Now().Sub(start), len(push.For(ann.endpoint)), pushes[bob])
 	for _, p := range []*player{ann, bob} {
 		p.noExceptions()
 	}
