@@ -236,6 +236,7 @@ func (p *page) dsTurn() {
 // Bob, playing on, hears the game is over.
 func TestTurnBasedDay(t *testing.T) {
 	t.Parallel()
+	began := time.Now()
 	start := time.Date(2026, 3, 2, 8, 0, 0, 0, time.UTC)
 	clock := &dayClock{now: start}
 	st := memstore.New()
@@ -367,6 +368,7 @@ func TestTurnBasedDay(t *testing.T) {
 	// The server stops; ten minutes later a new one starts on the same
 	// store and clock at the same address. The pages reconnect by
 	// themselves, and the clock runs on from the stored times.
+	t.Logf("%v: the server stops", time.Since(began).Round(time.Millisecond))
 	day.stop()
 	for _, p := range []*player{ann, bob} {
 		p.waitJS(10*time.Second, `!document.querySelector('[data-testid=conn]').classList.contains('ok')`)
@@ -377,6 +379,7 @@ func TestTurnBasedDay(t *testing.T) {
 		p.waitJS(30*time.Second, seatOnline(0)+` && `+seatOnline(1)+
 			fmt.Sprintf(` && document.querySelector('[data-testid=clock]').textContent === %q`, clockText(perMove-10*time.Minute)))
 	}
+	t.Logf("%v: the pages are back", time.Since(began).Round(time.Millisecond))
 	bob.shot("day-bob-restarted-390")
 	if got := mine(bob); !got.Equal(deadline) {
 		t.Fatalf("Bob's deadline after the restart %v, want %v as before", got, deadline)
@@ -420,6 +423,7 @@ func TestTurnBasedDay(t *testing.T) {
 
 	// Bob plays on against the bot to the end; the clock moves for the
 	// bot's pauses. Each of his turns is heard; then the game's end.
+	t.Logf("%v: Ann forfeits", time.Since(began).Round(time.Millisecond))
 	annPushes := pushes[ann]
 	for end := time.Now().Add(60 * time.Second); ; {
 		if time.Now().After(end) {
@@ -437,6 +441,7 @@ func TestTurnBasedDay(t *testing.T) {
 		heard(bob, ann.name, "*")
 		bob.dsTurn()
 	}
+	t.Logf("%v: the game is over", time.Since(began).Round(time.Millisecond))
 	heard(bob, "", "")
 	bob.shot("day-bob-over-390")
 	if got := push.For(ann.endpoint); len(got) > annPushes+1 || (len(got) == annPushes+1 && got[annPushes].Message.Title != "Game over: Dice Stars") {
