@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/dicehall/dicehall/notify"
+	"github.com/dicehall/dicehall/notify/notifytest"
 	"github.com/dicehall/dicehall/store"
 	"github.com/dicehall/dicehall/store/memstore"
 )
@@ -20,30 +21,30 @@ import (
 func TestPushEndToEnd(t *testing.T) {
 	f := newFixture(t, notify.Config{})
 	f.settings(t, notify.Settings{Push: true, Turns: true, Results: true, Lang: "fr"})
-	f.push.subscribe(t, f.st, "acc-ann", "/sub/phone")
-	f.push.subscribe(t, f.st, "acc-ann", "/sub/old-laptop")
-	f.push.status["/sub/old-laptop"] = http.StatusGone
+	subscribe(t, f.push, f.st, "acc-ann", "/sub/phone")
+	subscribe(t, f.push, f.st, "acc-ann", "/sub/old-laptop")
+	f.push.SetStatus("/sub/old-laptop", http.StatusGone)
 
 	n := turn("tb1")
 	n.Deadline = f.clock.Now().Add(26*time.Hour + 30*time.Minute)
 	f.svc.Notify(context.Background(), n)
-	got := f.push.waitFor(t, 2)
+	got := f.push.WaitFor(t, "", 2)
 
 	want := notify.Message{Title: "À vous de jouer\u00a0: Dice Stars", Body: "Bob a joué. C'est à vous. Temps restant\u00a0: 1 j 2 h.",
 		URL: "/t/tb1", Tag: "turn-tb1"}
-	u, _ := url.Parse(f.push.srv.URL)
+	u, _ := url.Parse(f.push.URL)
 	for _, p := range got {
-		if p.message != want {
-			t.Errorf("%s: payload %+v, want %+v", p.path, p.message, want)
+		if p.Message != want {
+			t.Errorf("%s: payload %+v, want %+v", p.Path, p.Message, want)
 		}
-		checkVAPID(t, p.header, f.svc.PublicKey(), "https://"+u.Host, "mailto:ops@example.org")
-		if h := p.header; h.Get("Content-Encoding") != "aes128gcm" || h.Get("TTL") != "95400" || h.Get("Urgency") != "normal" || len(h.Get("Topic")) != 32 {
+		notifytest.CheckVAPID(t, p.Header, f.svc.PublicKey(), "https://"+u.Host, "mailto:ops@example.org")
+		if h := p.Header; h.Get("Content-Encoding") != "aes128gcm" || h.Get("TTL") != "95400" || h.Get("Urgency") != "normal" || len(h.Get("Topic")) != 32 {
 			t.Errorf("%s: headers Content-Encoding %q, TTL %q, Urgency %q, Topic %q; want aes128gcm, 95400 (until the deadline), normal, 32 characters",
-				p.path, h.Get("Content-Encoding"), h.Get("TTL"), h.Get("Urgency"), h.Get("Topic"))
+				p.Path, h.Get("Content-Encoding"), h.Get("TTL"), h.Get("Urgency"), h.Get("Topic"))
 		}
 	}
 	subs, err := f.st.PushSubscriptions(context.Background(), "acc-ann")
-	if err != nil || len(subs) != 1 || subs[0].Endpoint != f.push.srv.URL+"/sub/phone" {
+	if err != nil || len(subs) != 1 || subs[0].Endpoint != f.push.URL+"/sub/phone" {
 		t.Fatalf("subscriptions after a 410 = %+v, %v; want the phone's only", subs, err)
 	}
 
@@ -52,13 +53,13 @@ func TestPushEndToEnd(t *testing.T) {
 	over := turn("tb1")
 	over.Kind = notify.KindOver
 	f.svc.Notify(context.Background(), over)
-	got = f.push.waitFor(t, 3)
+	got = f.push.WaitFor(t, "", 3)
 	last := got[2]
-	if want := (notify.Message{Title: "Game over: Dice Stars", Body: "The game has ended: see how it went.", URL: "/t/tb1", Tag: "turn-tb1"}); last.message != want {
-		t.Fatalf("game over payload %+v, want %+v", last.message, want)
+	if want := (notify.Message{Title: "Game over: Dice Stars", Body: "The game has ended: see how it went.", URL: "/t/tb1", Tag: "turn-tb1"}); last.Message != want {
+		t.Fatalf("game over payload %+v, want %+v", last.Message, want)
 	}
-	if last.header.Get("Urgency") != "low" || last.header.Get("TTL") != "86400" {
-		t.Fatalf("game over Urgency %q TTL %q", last.header.Get("Urgency"), last.header.Get("TTL"))
+	if last.Header.Get("Urgency") != "low" || last.Header.Get("TTL") != "86400" {
+		t.Fatalf("game over Urgency %q TTL %q", last.Header.Get("Urgency"), last.Header.Get("TTL"))
 	}
 }
 
@@ -84,7 +85,7 @@ func TestVAPIDKeysMadeOnce(t *testing.T) {
 }
 
 func TestSubscriptionCheck(t *testing.T) {
-	good := newBrowser(t).subscription("https://fcm.googleapis.com/fcm/send/abc")
+	good := notifytest.NewSubscriber(t).Subscription("https://fcm.googleapis.com/fcm/send/abc")
 	if err := good.Check(); err != nil {
 		t.Fatal(err)
 	}
@@ -113,9 +114,9 @@ func TestPublicClientRefusesLoopback(t *testing.T) {
 		t.Fatal(err)
 	}
 	hit := make(chan struct{}, 1)
-	srv := newPushService(t)
-	srv.srv.Config.Handler = http.HandlerFunc(func(http.ResponseWriter, *http.Request) { hit <- struct{}{} })
-	b := newBrowser(t).subscription(srv.srv.URL + "/x")
+	srv := notifytest.NewPushService(t)
+	srv.Server.Config.Handler = http.HandlerFunc(func(http.ResponseWriter, *http.Request) { hit <- struct{}{} })
+	b := notifytest.NewSubscriber(t).Subscription(srv.URL + "/x")
 	if err := st.AddPushSubscription(ctx, store.PushSubscription{Endpoint: b.Endpoint, Account: "a", P256dh: b.Keys.P256dh, Auth: b.Keys.Auth}); err != nil {
 		t.Fatal(err)
 	}

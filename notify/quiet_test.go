@@ -14,12 +14,12 @@ import (
 // table only, in the order the tables first came.
 func TestQuietHoursHoldUntilTheyEnd(t *testing.T) {
 	f := newFixture(t, notify.Config{})
-	f.push.subscribe(t, f.st, "acc-ann", "/sub/phone")
+	subscribe(t, f.push, f.st, "acc-ann", "/sub/phone")
 	f.settings(t, notify.Settings{Push: true, Turns: true, Results: true, Lang: "en",
 		Quiet: &notify.Quiet{From: "22:00", To: "08:00", TZ: "Europe/Paris"}})
 	// 12:00 UTC is 14:00 in Paris (summer time): not quiet.
 	f.svc.Notify(context.Background(), turn("day"))
-	f.push.waitFor(t, 1)
+	f.push.WaitFor(t, "", 1)
 
 	f.clock.advance(9*time.Hour + 30*time.Minute) // 23:30 in Paris
 	f.svc.Notify(context.Background(), turn("tb1"))
@@ -29,14 +29,14 @@ func TestQuietHoursHoldUntilTheyEnd(t *testing.T) {
 	f.svc.Notify(context.Background(), over)
 	f.clock.advance(8*time.Hour + 29*time.Minute) // 07:59
 	time.Sleep(50 * time.Millisecond)
-	if got := f.push.received(); len(got) != 1 {
+	if got := f.push.Received(); len(got) != 1 {
 		t.Fatalf("%d messages sent in the quiet hours", len(got)-1)
 	}
 	f.clock.advance(time.Minute) // 08:00 in Paris
-	got := f.push.waitFor(t, 3)
-	if got[1].message.Title != "Game over: Dice Stars" || got[2].message.Title != "Your turn: Dice Stars" || got[2].message.URL != "/t/tb2" {
+	got := f.push.WaitFor(t, "", 3)
+	if got[1].Message.Title != "Game over: Dice Stars" || got[2].Message.Title != "Your turn: Dice Stars" || got[2].Message.URL != "/t/tb2" {
 		t.Fatalf("after the quiet hours: %q (%s), %q (%s); want tb1's game over, then tb2's turn",
-			got[1].message.Title, got[1].message.URL, got[2].message.Title, got[2].message.URL)
+			got[1].Message.Title, got[1].Message.URL, got[2].Message.Title, got[2].Message.URL)
 	}
 }
 
@@ -44,14 +44,14 @@ func TestQuietHoursHoldUntilTheyEnd(t *testing.T) {
 // of when the quiet hours end (here: turns switched off meanwhile).
 func TestQuietHoursFollowChangedSettings(t *testing.T) {
 	f := newFixture(t, notify.Config{})
-	f.push.subscribe(t, f.st, "acc-ann", "/sub/phone")
+	subscribe(t, f.push, f.st, "acc-ann", "/sub/phone")
 	f.settings(t, notify.Settings{Push: true, Turns: true, Quiet: &notify.Quiet{From: "12:30", To: "13:30", TZ: "UTC"}})
 	f.clock.advance(time.Hour) // 13:00 UTC
 	f.svc.Notify(context.Background(), turn("tb1"))
 	f.settings(t, notify.Settings{Push: true, Turns: false})
 	f.clock.advance(time.Hour)
 	time.Sleep(50 * time.Millisecond)
-	if got := f.push.received(); len(got) != 0 {
+	if got := f.push.Received(); len(got) != 0 {
 		t.Fatalf("sent %+v after turns were switched off", got)
 	}
 }
@@ -60,7 +60,7 @@ func TestQuietHoursFollowChangedSettings(t *testing.T) {
 // "game over" are not bounded.
 func TestTurnBound(t *testing.T) {
 	f := newFixture(t, notify.Config{TurnEvery: 10 * time.Minute})
-	f.push.subscribe(t, f.st, "acc-ann", "/sub/phone")
+	subscribe(t, f.push, f.st, "acc-ann", "/sub/phone")
 	ctx := context.Background()
 	f.svc.Notify(ctx, turn("tb1"))
 	f.clock.advance(9 * time.Minute)
@@ -71,10 +71,10 @@ func TestTurnBound(t *testing.T) {
 	f.svc.Notify(ctx, over)
 	f.clock.advance(time.Minute)
 	f.svc.Notify(ctx, turn("tb1"))
-	got := f.push.waitFor(t, 4)
+	got := f.push.WaitFor(t, "", 4)
 	var paths []string
 	for _, p := range got {
-		paths = append(paths, p.message.URL+" "+p.message.Title)
+		paths = append(paths, p.Message.URL+" "+p.Message.Title)
 	}
 	want := "/t/tb1 Your turn: Dice Stars|/t/tb2 Your turn: Dice Stars|/t/tb1 Game over: Dice Stars|/t/tb1 Your turn: Dice Stars"
 	if strings.Join(paths, "|") != want {
@@ -87,15 +87,15 @@ func TestTurnBound(t *testing.T) {
 // never saved settings.
 func TestKindsFollowSettings(t *testing.T) {
 	f := newFixture(t, notify.Config{TurnEvery: -1})
-	f.push.subscribe(t, f.st, "acc-ann", "/sub/phone")
+	subscribe(t, f.push, f.st, "acc-ann", "/sub/phone")
 	ctx := context.Background()
 	rem := turn("tb1")
 	rem.Kind = notify.KindReminder
 	rem.Deadline = f.clock.Now().Add(45 * time.Minute)
 	f.svc.Notify(ctx, rem) // defaults: sent
-	got := f.push.waitFor(t, 1)
-	if m := got[0].message; m.Title != "Your move is waiting: Dice Stars" || m.Body != "The clock is running. Time left: 45 min." || got[0].header.Get("Urgency") != "high" {
-		t.Fatalf("reminder %+v, urgency %q", m, got[0].header.Get("Urgency"))
+	got := f.push.WaitFor(t, "", 1)
+	if m := got[0].Message; m.Title != "Your move is waiting: Dice Stars" || m.Body != "The clock is running. Time left: 45 min." || got[0].Header.Get("Urgency") != "high" {
+		t.Fatalf("reminder %+v, urgency %q", m, got[0].Header.Get("Urgency"))
 	}
 	over := turn("tb1")
 	over.Kind = notify.KindOver
@@ -107,9 +107,9 @@ func TestKindsFollowSettings(t *testing.T) {
 	f.svc.Notify(ctx, over)
 	f.settings(t, notify.Settings{Push: false, Turns: true, Results: true})
 	f.svc.Notify(ctx, turn("tb1"))
-	got = f.push.waitFor(t, 2)
-	if got[1].message.Title != "Game over: Dice Stars" {
-		t.Fatalf("second message %+v, want the game over only", got[1].message)
+	got = f.push.WaitFor(t, "", 2)
+	if got[1].Message.Title != "Game over: Dice Stars" {
+		t.Fatalf("second message %+v, want the game over only", got[1].Message)
 	}
 }
 

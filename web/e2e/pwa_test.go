@@ -14,7 +14,6 @@ import (
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/network"
 	cdppage "github.com/chromedp/cdproto/page"
-	"github.com/chromedp/cdproto/serviceworker"
 	"github.com/chromedp/chromedp"
 
 	"github.com/dicehall/dicehall/games/all"
@@ -169,43 +168,11 @@ func TestInstallableApp(t *testing.T) {
 	p.waitJS(10*time.Second, `!document.querySelector('[data-testid=offline]') && location.pathname === '/leaderboard'`)
 
 	// A push message becomes a notification of the worker.
-	bc := chromedp.FromContext(p.ctx).BrowserContextID
-	callBrowser(p, cdpbrowser.SetPermission, cdpbrowser.SetPermissionParams{
-		Permission: &cdpbrowser.PermissionDescriptor{Name: "notifications"}, Setting: cdpbrowser.PermissionSettingGranted,
-		Origin: base, BrowserContextID: bc})
-	regs := make(chan serviceworker.RegistrationID, 8)
-	ctx, cancel := context.WithCancel(p.ctx)
-	defer cancel()
-	events := chromedp.Events(ctx, serviceworker.WorkerRegistrationUpdated) // subscribed from here on
-	go func() {
-		for ev, err := range events {
-			if err != nil {
-				return
-			}
-			for _, r := range ev.Registrations {
-				if r.ScopeURL == base+"/" && !r.IsDeleted {
-					regs <- r.RegistrationID
-				}
-			}
-		}
-	}()
-	call(p, serviceworker.Enable, cdp.Empty{})
-	var reg serviceworker.RegistrationID
-	select {
-	case reg = <-regs:
-	case <-time.After(10 * time.Second):
-		p.fail("DevTools did not name the worker's registration")
-	}
+	p.allowNotifications(base)
 	payload, _ := json.Marshal(map[string]string{"title": "Your turn", "body": "Bob played: your move at Dice Stars.", "url": "/t/abc", "tag": "turn-abc"})
-	call(p, serviceworker.DeliverPushMessage, serviceworker.DeliverPushMessageParams{Origin: base, RegistrationID: reg, Data: string(payload)})
-	type shown struct{ Title, Body, Tag, URL, Icon string }
-	var got []shown
-	for end := time.Now().Add(10 * time.Second); len(got) == 0 && time.Now().Before(end); time.Sleep(50 * time.Millisecond) {
-		got = eval[[]shown](p, `navigator.serviceWorker.ready.then((r) => r.getNotifications())
-			.then((ns) => ns.map((n) => ({title: n.title, body: n.body, tag: n.tag, url: n.data?.url, icon: n.icon})))`)
-	}
-	if want := (shown{"Your turn", "Bob played: your move at Dice Stars.", "turn-abc", base + "/t/abc", base + "/static/icons/icon-192.png"}); len(got) != 1 || got[0] != want {
-		p.fail("notifications %+v, want %+v", got, want)
+	got := p.deliverPush(base, p.registration(base), payload, "turn-abc")
+	if want := (shownNotification{"Your turn", "Bob played: your move at Dice Stars.", "turn-abc", base + "/t/abc", base + "/static/icons/icon-192.png"}); got != want {
+		p.fail("notification %+v, want %+v", got, want)
 	}
 
 	// The account page's notifications card.
@@ -230,6 +197,7 @@ func TestInstallableApp(t *testing.T) {
 		// permission denied") and has no push service, so turning on must
 		// either work or say why; the worker's display of a push is checked
 		// above with DevTools' deliverPushMessage instead.
+		bc := chromedp.FromContext(p.ctx).BrowserContextID
 		p := &page{t: t, name: p.name, ctx: p.ctx, logs: p.logs}
 		p.do(chromedp.EmulateViewport(1440, 900), chromedp.Reload())
 		p.waitJS(10*time.Second, `!!document.querySelector('#notify-form')`)
