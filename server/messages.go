@@ -34,6 +34,10 @@ type TableSummary struct {
 	Updated  time.Time       `json:"updated"`
 	Version  int             `json:"version"`
 	Result   engine.Result   `json:"result"`
+	// Places ranks a finished table's seats, 0 first, as the ratings do
+	// (ratingPlaces: winners, then by score; a seat a bot ended, a forfeit,
+	// last); absent until the game is over.
+	Places []int `json:"places,omitempty"`
 	// Rematch is the table made to play this one again, once asked for.
 	Rematch string `json:"rematch,omitempty"`
 	// Rated: the table counts for the ratings (finished), or will if

@@ -141,6 +141,9 @@ func summarize(meta store.Table, g engine.Game, st engine.State) TableSummary {
 	case meta.Result != nil:
 		s.Result = wireResult(*meta.Result)
 	}
+	if s.Result.Over && len(s.Result.Scores) == len(meta.Seats) {
+		s.Places = ratingPlaces(s.Result, meta.Seats)
+	}
 	for _, seat := range meta.Seats {
 		s.Seats = append(s.Seats, SeatSummary{Name: seat.Name, Kind: seat.Kind, Bot: seat.Bot,
 			TakenOver: seat.TakenOver, Former: seat.Former, Forfeit: seat.Forfeit, Taken: seat.Kind == kindBot || seat.TokenHash != ""})

@@ -458,6 +458,15 @@ func TestTurnBasedDay(t *testing.T) {
 	}
 	t.Logf("%v: the game is over", time.Since(began).Round(time.Millisecond))
 	heard(bob, "", "")
+	// The end screen says Ann forfeited and ranks her last, as the
+	// ratings do, whatever her score.
+	bob.waitJS(10*time.Second, `!!document.querySelector('[data-testid=forfeit]') && !!document.querySelector('[data-testid=ranking] li')`)
+	if first := bob.text(`[data-testid=ranking] li:first-child .pname`); !strings.Contains(first, "Bob") {
+		t.Errorf("the final ranking starts with %q, want Bob (Ann forfeited)", first)
+	}
+	if w := bob.text(`[data-testid=winner]`); !strings.HasPrefix(w, "Bob_day won") {
+		t.Errorf("the winner line reads %q, want Bob's (Ann forfeited)", w)
+	}
 	bob.shot("day-bob-over-390")
 	if got := push.For(ann.endpoint); len(got) > annPushes+1 || (len(got) == annPushes+1 && got[annPushes].Message.Title != "Game over: Dice Stars") {
 		t.Fatalf("Ann's pushes after her forfeit: %+v", got[annPushes:])

@@ -501,14 +501,16 @@ function updateTimes() {
 }
 
 // ranking is a finished table's seats, best first: the winners (marked),
-// then by score.
+// then by score; a forfeit last.
 function ranking(tb, mySeat) {
   const r = tb.result || {};
   const scores = r.scores || [];
   if (!scores.length) return null;
-  const won = new Set(r.winners || []);
+  // The server's places (a forfeit ranks last) when it gives them.
+  const places = tb.places?.length === tb.seats.length ? tb.places : null;
+  const won = new Set((r.winners || []).filter((i) => !places || places[i] === 0));
   const order = tb.seats.map((_, i) => i).filter((i) => i < scores.length)
-    .sort((a, b) => (won.has(b) - won.has(a)) || (scores[b] - scores[a]) || (a - b));
+    .sort((a, b) => (places ? places[a] - places[b] : 0) || (won.has(b) - won.has(a)) || (scores[b] - scores[a]) || (a - b));
   return h('ol', { class: 'ti-ranking', 'aria-label': t('home.ranking') },
     order.map((i) => h('li', { class: (won.has(i) ? 'won' : '') + (i === mySeat ? ' me' : '') },
       won.has(i) ? h('span', { class: 'crown', 'aria-hidden': 'true' }, '★') : null,

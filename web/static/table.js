@@ -4,7 +4,7 @@
 // rematch and the replay once the game is over.
 
 import { h, replace, $ } from '/static/dom.js';
-import { t, onLangChange, langSwitch, refusal } from '/static/i18n.js';
+import { t, onLangChange, langSwitch, refusal, winnersText } from '/static/i18n.js';
 import { api, savedName, saveName, cleanName } from '/static/api.js';
 import { pref } from '/static/prefs.js';
 import { replayViewer } from '/static/replay.js';
@@ -469,12 +469,34 @@ function renderLog() {
   replace(els.logList, items.reverse());
 }
 
-// ranking: the players by score, with places (ties share a place).
+// ranking: the players best first, with places (ties share a place): the
+// server's places when it gives them (winners first, a forfeit or a seat a
+// bot ended last, as the ratings count them), else by score.
 function ranking(view) {
   const rows = (view.players || []).map((p, i) => ({ i, name: seatName(i), total: p.total ?? 0 }));
-  rows.sort((a, b) => b.total - a.total);
-  for (const r of rows) r.place = 1 + rows.filter((x) => x.total > r.total).length;
+  const places = st.summary?.places;
+  if (places?.length === rows.length) {
+    for (const r of rows) r.place = places[r.i] + 1;
+  } else {
+    for (const r of rows) r.place = 1 + rows.filter((x) => x.total > r.total).length;
+  }
+  rows.sort((a, b) => (a.place - b.place) || (b.total - a.total) || (a.i - b.i));
   return rows;
+}
+
+// winnerLine is the game's own sentence, unless a forfeit moved someone
+// else to the first place.
+function winnerLine(view, rows) {
+  const forfeit = (st.summary?.seats || []).some((x) => x.forfeit);
+  if (!forfeit || !st.summary?.places || !rows.length) return st.renderer.resultText(view, st.seat);
+  const first = rows.filter((r) => r.place === 1);
+  return winnersText(first.map((r) => r.name), first[0].total);
+}
+
+// forfeitLine names the players who ran out of time and forfeited.
+function forfeitLine() {
+  const names = (st.summary?.seats || []).map((x, i) => (x.forfeit ? seatName(i) : null)).filter(Boolean);
+  return names.length ? h('p', { class: 'forfeit-line', 'data-testid': 'forfeit' }, t('table.forfeited', { names, n: names.length })) : null;
 }
 
 function renderResult() {
@@ -486,14 +508,23 @@ function renderResult() {
   els.hint.hidden = true;
   els.rules.classList.remove('new');
   const view = localView();
+  if (!st.summary?.places && !st.placesAsked) {
+    // The places come with the table's summary once the game is over (the
+    // welcome came before): ask for them once.
+    st.placesAsked = true;
+    api.table(tableId).then((s) => {
+      if (s?.places && st.summary) { st.summary = { ...st.summary, places: s.places }; renderResult(); }
+    }).catch(() => { /* the ranking by score stays */ });
+  }
   const winners = new Set(view.winners || []);
   const rows = ranking(view);
   const extra = st.renderer.renderResult ? st.renderer.renderResult(view, st.seat) : null;
   replace(els.result,
     h('h2', { id: 'result-h' }, t('table.results')),
-    h('p', { class: 'winner-line', 'data-testid': 'winner' }, st.renderer.resultText(view, st.seat)),
+    h('p', { class: 'winner-line', 'data-testid': 'winner' }, winnerLine(view, rows)),
+    forfeitLine(),
     rows.length > 1 ? h('ol', { class: 'ranking', 'data-testid': 'ranking' }, rows.map((r) => h('li', {
-      class: `rank${winners.has(view.players[r.i]?.name) ? ' won' : ''}${r.i === st.seat ? ' me' : ''}`, 'data-seat': r.i,
+      class: `rank${winners.has(view.players[r.i]?.name) && r.place === 1 ? ' won' : ''}${r.i === st.seat ? ' me' : ''}`, 'data-seat': r.i,
     },
     h('span', { class: 'place' }, place(r.place)),
     h('span', { class: 'pname' }, profileLink(st.summary?.seats?.[r.i]?.profile, r.name), r.i === st.seat ? h('span', { class: 'tag' }, t('seat.you')) : null),
