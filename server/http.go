@@ -42,6 +42,9 @@ func (s *Server) routes() http.Handler {
 	mux.HandleFunc("GET /t/{id}", s.page("table.html"))
 	mux.HandleFunc("GET /rules/{id}", s.rulesPage)
 	mux.Handle("GET /static/", s.static())
+	// Probes for orchestrators and load balancers (health.go).
+	mux.HandleFunc("GET /healthz", s.health)
+	mux.HandleFunc("GET /readyz", s.ready)
 	mux.HandleFunc("GET /api/games", s.listGames)
 	mux.HandleFunc("GET /api/games/{id}/rules", s.getRules)
 	mux.HandleFunc("POST /api/tables", s.createTable)

@@ -192,10 +192,11 @@ type Server struct {
 	wsConns   wsCounter
 	connSeq   atomic.Uint64 // numbers WebSockets in order of arrival
 
-	mu     sync.Mutex
-	closed bool
-	tables map[string]*table // the running actors
-	wg     sync.WaitGroup    // actors, handlers and closers
+	mu       sync.Mutex
+	closed   bool
+	draining bool              // Drain was called: /readyz answers 503
+	tables   map[string]*table // the running actors
+	wg       sync.WaitGroup    // actors, handlers and closers
 }
 
 // New starts a server. Every live table is loaded and replayed, so bots,

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net"
 	"net/http"
@@ -21,6 +22,7 @@ import (
 )
 
 var serveFlags struct {
+	logFormat  string
 	addr       string
 	db         string
 	botDelay   time.Duration
@@ -65,6 +67,7 @@ host is served (and localhost when listening on loopback).`,
 func init() {
 	f := serveCmd.Flags()
 	f.StringVar(&serveFlags.addr, "addr", "127.0.0.1:8080", "address to listen on, HOST:PORT (port 0 picks a free one)")
+	f.StringVar(&serveFlags.logFormat, "log-format", "text", "how the logs on stderr are written: text (key=value lines) or json (one JSON object a line, for a log collector)")
 	f.StringVar(&serveFlags.db, "db", "dicehall.db", "SQLite file keeping tables and moves (created if missing)")
 	f.DurationVar(&serveFlags.botDelay, "bot-delay", engine.DefaultBotDelayMs*time.Millisecond, "pause before each bot move, so people can follow it")
 	f.DurationVar(&serveFlags.openExpiry, "open-expiry", 24*time.Hour, "how long an open table waits for players after its last join before it closes (0 = for ever)")
@@ -83,7 +86,11 @@ func init() {
 func runServe(cmd *cobra.Command, _ []string) error {
 	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	log := slog.Default()
+	log, err := serveLogger(cmd.ErrOrStderr(), serveFlags.logFormat)
+	if err != nil {
+		return err
+	}
+	slog.SetDefault(log)
 
 	if serveFlags.openExpiry < 0 || serveFlags.abandon < 0 || serveFlags.botDelay < 0 || serveFlags.wsIdle < 0 || serveFlags.bodyTimeout < 0 {
 		return errors.New("--open-expiry, --abandon-after, --bot-delay, --ws-idle and --body-timeout cannot be negative")
@@ -155,6 +162,7 @@ func runServe(cmd *cobra.Command, _ []string) error {
 	select {
 	case <-ctx.Done():
 		log.Info("shutting down")
+		srv.Drain()
 	case err = <-served:
 		log.Error("the HTTP server stopped", "err", err)
 	}
@@ -173,4 +181,17 @@ func runServe(cmd *cobra.Command, _ []string) error {
 		return err
 	}
 	return nil
+}
+
+// serveLogger is the log of `serve`: text lines by default, or JSON lines
+// for a collector.
+func serveLogger(w io.Writer, format string) (*slog.Logger, error) {
+	opts := &slog.HandlerOptions{Level: slog.LevelInfo}
+	switch format {
+	case "text":
+		return slog.New(slog.NewTextHandler(w, opts)), nil
+	case "json":
+		return slog.New(slog.NewJSONHandler(w, opts)), nil
+	}
+	return nil, fmt.Errorf("--log-format %q: text or json", format)
 }

@@ -40,7 +40,7 @@ func TestServeRefusesBadFlags(t *testing.T) {
 	}
 	for _, bad := range [][]string{{"--ws-idle", "-1s"}, {"--body-timeout", "-1s"}, {"--max-conns-per-addr", "-1"},
 		{"--max-ws-per-addr", "-2"}, {"--max-spectators", "-1"},
-		{"--abandon-after", "-1m"}, {"--log-moves", "0"}, {"--public-url", "example.org"}, {"--public-url", "https://example.org/dicehall"}} {
+		{"--abandon-after", "-1m"}, {"--log-moves", "0"}, {"--log-format", "xml"}, {"--public-url", "example.org"}, {"--public-url", "https://example.org/dicehall"}} {
 		if _, code := runDicehall(t, "", append([]string{"serve", "--addr", "127.0.0.1:0", "--db", filepath.Join(t.TempDir(), "x.db")}, bad...)...); code == 0 {
 			t.Fatalf("serve %v succeeded", bad)
 		}
@@ -374,5 +374,50 @@ func TestServeSurvivesSIGKILL(t *testing.T) {
 	}
 	if !strings.Contains(s2.stderr.String(), "shutting down") {
 		t.Fatalf("no shutdown in the log:\n%s", s2.stderr)
+	}
+}
+
+// TestServeProbesAndJSONLogs: an orchestrator's view of `serve` — ready
+// once listening, logs as JSON lines when asked, and on SIGTERM a drain
+// logged before the clean exit.
+func TestServeProbesAndJSONLogs(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs the binary")
+	}
+	s := startServe(t, buildDicehall(t), filepath.Join(t.TempDir(), "dicehall.db"), "--log-format", "json")
+	for _, path := range []string{"/healthz", "/readyz"} {
+		resp, err := http.Get(s.url + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusOK {
+			t.Errorf("%s: %d", path, resp.StatusCode)
+		}
+	}
+	if err := s.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case err := <-s.exited:
+		s.exited <- err // for the cleanup
+		if err != nil {
+			t.Fatalf("serve after SIGTERM: %v", err)
+		}
+	case <-time.After(serveWait):
+		t.Fatal("serve did not stop after SIGTERM")
+	}
+	drained := false
+	for _, line := range strings.Split(strings.TrimSpace(s.stderr.String()), "\n") {
+		var rec map[string]any
+		if err := json.Unmarshal([]byte(line), &rec); err != nil {
+			t.Fatalf("a log line is not JSON: %q", line)
+		}
+		if msg, _ := rec["msg"].(string); strings.HasPrefix(msg, "draining") {
+			drained = true
+		}
+	}
+	if !drained {
+		t.Errorf("no drain logged:\n%s", s.stderr)
 	}
 }
