@@ -2,7 +2,7 @@ package notify_test
 
 import (
 	"context"
-	"sync"
+	"github.com/dicehall/dicehall/internal/clock"
 	"testing"
 	"time"
 
@@ -12,59 +12,8 @@ import (
 	"github.com/dicehall/dicehall/store/memstore"
 )
 
-// fakeClock is a clock moved by the test; due timers run in their own
-// goroutines, like time.AfterFunc's.
-type fakeClock struct {
-	mu     sync.Mutex
-	now    time.Time
-	timers []*fakeTimer
-}
-
-type fakeTimer struct {
-	c    *fakeClock
-	at   time.Time
-	f    func()
-	done bool
-}
-
-func (c *fakeClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *fakeClock) AfterFunc(d time.Duration, f func()) notify.Timer {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	t := &fakeTimer{c: c, at: c.now.Add(d), f: f}
-	c.timers = append(c.timers, t)
-	return t
-}
-
-func (t *fakeTimer) Stop() bool {
-	t.c.mu.Lock()
-	defer t.c.mu.Unlock()
-	was := !t.done
-	t.done = true
-	return was
-}
-
-// advance moves the clock and starts the timers now due.
-func (c *fakeClock) advance(d time.Duration) {
-	c.mu.Lock()
-	c.now = c.now.Add(d)
-	var due []func()
-	for _, t := range c.timers {
-		if !t.done && !t.at.After(c.now) {
-			t.done = true
-			due = append(due, t.f)
-		}
-	}
-	c.mu.Unlock()
-	for _, f := range due {
-		go f()
-	}
-}
+// fakeClock is the fake clock (clock.Fake) the notify tests move by hand.
+type fakeClock = clock.Fake
 
 // subscribe makes a subscriber with the endpoint path on the push service
 // and stores its subscription for an account.
@@ -88,8 +37,8 @@ type fixture struct {
 func newFixture(t *testing.T, cfg notify.Config) *fixture {
 	t.Helper()
 	f := &fixture{st: memstore.New(), push: notifytest.NewPushService(t)}
-	f.clock = &fakeClock{now: time.Date(2026, 5, 4, 12, 0, 0, 0, time.UTC)}
-	if err := f.st.CreateAccount(context.Background(), store.Account{ID: "acc-ann", Name: "Ann", NameKey: "ann", Created: f.clock.now}); err != nil {
+	f.clock = clock.NewFake(time.Date(2026, 5, 4, 12, 0, 0, 0, time.UTC))
+	if err := f.st.CreateAccount(context.Background(), store.Account{ID: "acc-ann", Name: "Ann", NameKey: "ann", Created: f.clock.Now()}); err != nil {
 		t.Fatal(err)
 	}
 	cfg.Store = f.st

@@ -19,6 +19,7 @@ package notify
 import (
 	"context"
 	"errors"
+	"github.com/dicehall/dicehall/internal/clock"
 	"log/slog"
 	"net/http"
 	"sync"
@@ -41,21 +42,12 @@ type Notice struct {
 	Kind      string    // KindTurn, KindReminder, KindOver
 }
 
-// Clock is the source of time (the server's, so tests drive both with one
-// fake clock).
-type Clock interface {
-	Now() time.Time
-	// AfterFunc calls f in its own goroutine once d has passed.
-	AfterFunc(d time.Duration, f func()) Timer
-}
+// Clock is the source of time: the server's, so tests drive both with one
+// fake clock.
+type Clock = clock.Clock
 
 // Timer is a pending AfterFunc call.
-type Timer interface{ Stop() bool }
-
-type realClock struct{}
-
-func (realClock) Now() time.Time                            { return time.Now() }
-func (realClock) AfterFunc(d time.Duration, f func()) Timer { return time.AfterFunc(d, f) }
+type Timer = clock.Timer
 
 // Config configures a Service. Zero values take the defaults noted.
 type Config struct {
@@ -127,7 +119,7 @@ func New(ctx context.Context, cfg Config) (*Service, error) {
 		cfg.Timeout = 30 * time.Second
 	}
 	if cfg.Clock == nil {
-		cfg.Clock = realClock{}
+		cfg.Clock = clock.Real{}
 	}
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()

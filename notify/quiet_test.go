@@ -21,18 +21,18 @@ func TestQuietHoursHoldUntilTheyEnd(t *testing.T) {
 	f.svc.Notify(context.Background(), turn("day"))
 	f.push.WaitFor(t, "", 1)
 
-	f.clock.advance(9*time.Hour + 30*time.Minute) // 23:30 in Paris
+	f.clock.Advance(9*time.Hour + 30*time.Minute) // 23:30 in Paris
 	f.svc.Notify(context.Background(), turn("tb1"))
 	f.svc.Notify(context.Background(), turn("tb2"))
 	over := turn("tb1")
 	over.Kind = notify.KindOver
 	f.svc.Notify(context.Background(), over)
-	f.clock.advance(8*time.Hour + 29*time.Minute) // 07:59
+	f.clock.Advance(8*time.Hour + 29*time.Minute) // 07:59
 	time.Sleep(50 * time.Millisecond)
 	if got := f.push.Received(); len(got) != 1 {
 		t.Fatalf("%d messages sent in the quiet hours", len(got)-1)
 	}
-	f.clock.advance(time.Minute) // 08:00 in Paris
+	f.clock.Advance(time.Minute) // 08:00 in Paris
 	got := f.push.WaitFor(t, "", 3)
 	if got[1].Message.Title != "Game over: Dice Stars" || got[2].Message.Title != "Your turn: Dice Stars" || got[2].Message.URL != "/t/tb2" {
 		t.Fatalf("after the quiet hours: %q (%s), %q (%s); want tb1's game over, then tb2's turn",
@@ -46,10 +46,10 @@ func TestQuietHoursFollowChangedSettings(t *testing.T) {
 	f := newFixture(t, notify.Config{})
 	subscribe(t, f.push, f.st, "acc-ann", "/sub/phone")
 	f.settings(t, notify.Settings{Push: true, Turns: true, Quiet: &notify.Quiet{From: "12:30", To: "13:30", TZ: "UTC"}})
-	f.clock.advance(time.Hour) // 13:00 UTC
+	f.clock.Advance(time.Hour) // 13:00 UTC
 	f.svc.Notify(context.Background(), turn("tb1"))
 	f.settings(t, notify.Settings{Push: true, Turns: false})
-	f.clock.advance(time.Hour)
+	f.clock.Advance(time.Hour)
 	time.Sleep(50 * time.Millisecond)
 	if got := f.push.Received(); len(got) != 0 {
 		t.Fatalf("sent %+v after turns were switched off", got)
@@ -63,13 +63,13 @@ func TestTurnBound(t *testing.T) {
 	subscribe(t, f.push, f.st, "acc-ann", "/sub/phone")
 	ctx := context.Background()
 	f.svc.Notify(ctx, turn("tb1"))
-	f.clock.advance(9 * time.Minute)
+	f.clock.Advance(9 * time.Minute)
 	f.svc.Notify(ctx, turn("tb1")) // bounded
 	f.svc.Notify(ctx, turn("tb2"))
 	over := turn("tb1")
 	over.Kind = notify.KindOver
 	f.svc.Notify(ctx, over)
-	f.clock.advance(time.Minute)
+	f.clock.Advance(time.Minute)
 	f.svc.Notify(ctx, turn("tb1"))
 	got := f.push.WaitFor(t, "", 4)
 	var paths []string

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/dicehall/dicehall/internal/clock"
 	"io"
 	"log/slog"
 	"net/http"
@@ -343,83 +344,9 @@ func (w *wsClient) closed() error {
 	}
 }
 
-// fakeClock is a Clock that moves only when told.
-type fakeClock struct {
-	mu     sync.Mutex
-	now    time.Time
-	timers []*fakeTimer
-	// leaky: Stop reports success but the timer fires anyway, as a real
-	// timer does when it fired just before Stop (its callback is running).
-	leaky bool
-}
-
-type fakeTimer struct {
-	c       *fakeClock
-	at      time.Time
-	f       func()
-	stopped bool
-}
+// fakeClock is the fake clock (clock.Fake) the server tests move by hand.
+type fakeClock = clock.Fake
 
 func newFakeClock() *fakeClock {
-	return &fakeClock{now: time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)}
-}
-
-func (c *fakeClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *fakeClock) AfterFunc(d time.Duration, f func()) Timer {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	tm := &fakeTimer{c: c, at: c.now.Add(d), f: f}
-	c.timers = append(c.timers, tm)
-	return tm
-}
-
-func (tm *fakeTimer) Stop() bool {
-	tm.c.mu.Lock()
-	defer tm.c.mu.Unlock()
-	was := !tm.stopped
-	if !tm.c.leaky {
-		tm.stopped = true
-	}
-	return was
-}
-
-// Advance moves time on and fires the timers that are due.
-func (c *fakeClock) Advance(d time.Duration) {
-	c.mu.Lock()
-	c.now = c.now.Add(d)
-	var due []func()
-	keep := c.timers[:0]
-	for _, tm := range c.timers {
-		switch {
-		case tm.stopped:
-		case !tm.at.After(c.now):
-			tm.stopped = true
-			due = append(due, tm.f)
-		default:
-			keep = append(keep, tm)
-		}
-	}
-	c.timers = keep
-	c.mu.Unlock()
-	for _, f := range due {
-		go f()
-	}
-}
-
-// pending counts armed timers (to wait until the table has armed its clock).
-func (c *fakeClock) pending() int {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	n := 0
-	for _, tm := range c.timers {
-		if !tm.stopped {
-			n++
-		}
-	}
-	return n
+	return clock.NewFake(time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC))
 }

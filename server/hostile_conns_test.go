@@ -369,7 +369,7 @@ func TestIdleWebSockets(t *testing.T) {
 	chatty.next()
 	// Ann is to act and nobody has a turn clock: the only timers are the
 	// three connections' idle timers.
-	eventually(t, "the idle timers are armed", func() bool { return clock.pending() == 3 })
+	eventually(t, "the idle timers are armed", func() bool { return clock.Pending() == 3 })
 	ping := func(c *wsClient, n int) {
 		t.Helper()
 		c.send(map[string]any{"type": "ping", "id": n})
@@ -381,7 +381,7 @@ func TestIdleWebSockets(t *testing.T) {
 	clock.Advance(idle/2 - time.Millisecond)
 	ping(chatty, 2)
 	// Nothing is due a millisecond before the limit: no timer has fired.
-	if n := clock.pending(); n != 3 {
+	if n := clock.Pending(); n != 3 {
 		t.Fatalf("%d idle timers pending a moment before the limit, want 3", n)
 	}
 	clock.Advance(time.Millisecond)
@@ -390,7 +390,7 @@ func TestIdleWebSockets(t *testing.T) {
 		t.Fatalf("idle spectator: %v", err)
 	}
 	// The seated one and the chatty one were looked at too, and kept.
-	eventually(t, "the kept connections' timers are armed again", func() bool { return clock.pending() == 2 })
+	eventually(t, "the kept connections' timers are armed again", func() bool { return clock.Pending() == 2 })
 	ping(seated, 3)
 	ping(chatty, 4)
 

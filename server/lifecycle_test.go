@@ -83,7 +83,7 @@ func TestRestartLoadsOnlyTablesThatMoveByThemselves(t *testing.T) {
 	if ts2.running(live) == nil {
 		t.Fatal("a live table with a turn clock was not loaded at boot")
 	}
-	eventually(t, "the turn clock is armed", func() bool { return clock.pending() > 0 })
+	eventually(t, "the turn clock is armed", func() bool { return clock.Pending() > 0 })
 	clock.Advance(30 * time.Second)
 	eventually(t, "a bot takes ann's seat and plays", func() bool {
 		meta, err := st.GetTable(context.Background(), live)
@@ -202,21 +202,21 @@ func TestStaleTimerDoesNothing(t *testing.T) {
 	reg := &engine.Registry{}
 	reg.Register(tickGame{})
 	clock := newFakeClock()
-	clock.leaky = true
+	clock.Leaky = true
 	ts := startServer(t, Config{Clock: clock, Games: reg})
 	ann := newPlayer(t, ts)
 	id := ann.create(map[string]any{"game": "tick", "name": "ann", "seats": []map[string]any{{"kind": "human"}}})
 	c := ann.connect(id)
 	c.next()
-	eventually(t, "the deadline's timer is armed", func() bool { return clock.pending() == 1 })
+	eventually(t, "the deadline's timer is armed", func() bool { return clock.Pending() == 1 })
 	clock.Advance(3 * time.Second)
 	c.send(map[string]any{"type": "act", "action": map[string]any{"t": "pass"}})
 	c.await("update", nil)
 	// The deadline moved from 5 s to 8 s; the 5 s timer could not be stopped.
-	eventually(t, "the new timer is armed", func() bool { return clock.pending() == 2 })
+	eventually(t, "the new timer is armed", func() bool { return clock.Pending() == 2 })
 	clock.Advance(2 * time.Second) // the stale timer fires
 	c.quiet(50 * time.Millisecond)
-	if n := clock.pending(); n != 1 {
+	if n := clock.Pending(); n != 1 {
 		t.Fatalf("%d timers armed after the stale one fired, want the one at 8 s", n)
 	}
 	at := inActor(t, ts, id, func(tb *table) int64 { return tb.timerAt.Sub(tb.meta.Created).Milliseconds() })
@@ -279,12 +279,12 @@ func TestRestartedBotsDoNotRush(t *testing.T) {
 	if s := p.do("POST", "/api/tables", map[string]any{"game": "dicestars", "seats": []map[string]any{{"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "random"}}}, &out); s != 201 {
 		t.Fatal(s)
 	}
-	eventually(t, "the first bot move is timed", func() bool { return clock.pending() > 0 })
+	eventually(t, "the first bot move is timed", func() bool { return clock.Pending() > 0 })
 	ts1.stop()
 	clock.Advance(time.Hour)
 
 	startServer(t, cfg)
-	eventually(t, "the bot decides again", func() bool { return clock.pending() > 0 })
+	eventually(t, "the bot decides again", func() bool { return clock.Pending() > 0 })
 	if meta, err := st.GetTable(context.Background(), out.ID); err != nil || meta.Version != 0 {
 		t.Fatalf("right after the restart: version %d, %v", meta.Version, err)
 	}

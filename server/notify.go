@@ -19,7 +19,6 @@ import (
 const (
 	NoticeYourTurn = "your-turn"
 	NoticeGameOver = "game-over"
-	NoticeReminder = "reminder"
 )
 
 // TurnNotice is one thing an account should hear of.
@@ -38,7 +37,7 @@ type TurnNotice struct {
 	// URL is the table's page: absolute when Config.PublicURL is set,
 	// else "/t/<id>".
 	URL  string
-	Kind string // NoticeYourTurn, NoticeGameOver or NoticeReminder
+	Kind string // NoticeYourTurn or NoticeGameOver
 }
 
 // Notifier hears of turns and ends at turn-based tables. Notify runs on

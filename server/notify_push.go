@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"net/http"
-	"time"
 
 	"github.com/dicehall/dicehall/notify"
 	"github.com/dicehall/dicehall/store"
@@ -23,16 +22,6 @@ type pushNotifier struct{ svc *notify.Service }
 func (p pushNotifier) Notify(ctx context.Context, n TurnNotice) {
 	p.svc.Notify(ctx, notify.Notice{Account: n.Account, Table: n.Table, Game: n.Game, GameTitle: n.GameTitle,
 		Opponent: n.Opponent, Seat: n.Seat, Deadline: n.Deadline, URL: n.URL, Kind: n.Kind})
-}
-
-// NotifyClock is the server's clock for notify.Config.Clock (quiet hours
-// and the turn bound then follow a test's fake clock too).
-func NotifyClock(c Clock) notify.Clock { return notifyClock{c} }
-
-type notifyClock struct{ Clock }
-
-func (c notifyClock) AfterFunc(d time.Duration, f func()) notify.Timer {
-	return c.Clock.AfterFunc(d, f)
 }
 
 // maxSubscriptions bounds an account's browsers; a new one beyond it ends

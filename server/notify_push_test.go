@@ -20,7 +20,7 @@ func notifyServer(t *testing.T, client *http.Client) (*testServer, *notify.Servi
 	t.Helper()
 	clock := newFakeClock()
 	st := memstore.New()
-	svc, err := notify.New(context.Background(), notify.Config{Store: st, Clock: NotifyClock(clock), HTTPClient: client,
+	svc, err := notify.New(context.Background(), notify.Config{Store: st, Clock: clock, HTTPClient: client,
 		Logger: testLogger(t)})
 	if err != nil {
 		t.Fatal(err)

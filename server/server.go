@@ -13,6 +13,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/dicehall/dicehall/internal/clock"
 	"io/fs"
 	"log/slog"
 	"net/http"
@@ -132,7 +133,7 @@ func (c *Config) defaults() {
 		c.AbandonAfter = 0
 	}
 	if c.Clock == nil {
-		c.Clock = realClock{}
+		c.Clock = clock.Real{}
 	}
 	if c.Static == nil {
 		c.Static = web.Static()

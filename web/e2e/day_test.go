@@ -4,12 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/dicehall/dicehall/internal/clock"
 	"io"
 	"log/slog"
 	"net"
 	"net/http/httptest"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -25,66 +25,9 @@ import (
 	"github.com/dicehall/dicehall/store/memstore"
 )
 
-// dayClock is a server.Clock that moves only when the test moves it: a
-// day goes by in seconds. Due timers run in their own goroutines, as
-// time.AfterFunc's do.
-type dayClock struct {
-	mu     sync.Mutex
-	now    time.Time
-	timers []*dayTimer
-}
-
-type dayTimer struct {
-	c       *dayClock
-	at      time.Time
-	f       func()
-	stopped bool
-}
-
-func (c *dayClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *dayClock) AfterFunc(d time.Duration, f func()) server.Timer {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	tm := &dayTimer{c: c, at: c.now.Add(d), f: f}
-	c.timers = append(c.timers, tm)
-	return tm
-}
-
-func (tm *dayTimer) Stop() bool {
-	tm.c.mu.Lock()
-	defer tm.c.mu.Unlock()
-	was := !tm.stopped
-	tm.stopped = true
-	return was
-}
-
-// advance moves the clock on and fires the timers now due.
-func (c *dayClock) advance(d time.Duration) {
-	c.mu.Lock()
-	c.now = c.now.Add(d)
-	var due []func()
-	keep := c.timers[:0]
-	for _, tm := range c.timers {
-		switch {
-		case tm.stopped:
-		case !tm.at.After(c.now):
-			tm.stopped = true
-			due = append(due, tm.f)
-		default:
-			keep = append(keep, tm)
-		}
-	}
-	c.timers = keep
-	c.mu.Unlock()
-	for _, f := range due {
-		go f()
-	}
-}
+// dayClock moves only when the test moves it (clock.Fake): a day goes by
+// in seconds.
+type dayClock = clock.Fake
 
 // dayServer is the server of TestTurnBasedDay: the real server and its
 // notification service on the test's clock and store, listening at addr
@@ -101,7 +44,7 @@ const dayBotDelay = time.Minute
 func startDayServer(t *testing.T, addr string, st *memstore.Store, clock *dayClock, push *notifytest.PushService) *dayServer {
 	t.Helper()
 	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
-	svc, err := notify.New(context.Background(), notify.Config{Store: st, Clock: server.NotifyClock(clock),
+	svc, err := notify.New(context.Background(), notify.Config{Store: st, Clock: clock,
 		HTTPClient: push.Client(), TurnEvery: -1, Logger: quiet})
 	if err != nil {
 		t.Fatal(err)
@@ -245,7 +188,7 @@ func TestTurnBasedDay(t *testing.T) {
 	t.Parallel()
 	began := time.Now()
 	start := time.Date(2026, 3, 2, 8, 0, 0, 0, time.UTC)
-	clock := &dayClock{now: start}
+	clock := clock.NewFake(start)
 	st := memstore.New()
 	push := notifytest.NewPushService(t)
 	day := startDayServer(t, "", st, clock, push)
@@ -363,7 +306,7 @@ func TestTurnBasedDay(t *testing.T) {
 	// The day: a move every few hours, each heard by the other.
 	turn := func(p, other *player, wait time.Duration) {
 		t.Helper()
-		clock.advance(wait)
+		clock.Advance(wait)
 		p.dsTurn()
 		heard(other, p.name, "8 h")
 	}
@@ -387,7 +330,7 @@ func TestTurnBasedDay(t *testing.T) {
 	for _, p := range []*player{ann, bob} {
 		p.waitJS(10*time.Second, `!document.querySelector('[data-testid=conn]').classList.contains('ok')`)
 	}
-	clock.advance(10 * time.Minute)
+	clock.Advance(10 * time.Minute)
 	day = startDayServer(t, addr, st, clock, push)
 	for _, p := range []*player{ann, bob} {
 		p.waitJS(30*time.Second, seatOnline(0)+` && `+seatOnline(1)+
@@ -409,12 +352,12 @@ func TestTurnBasedDay(t *testing.T) {
 
 	// Ann plays no more. Her clock runs out at 13:10, not a second sooner:
 	// then a bot plays her seat for good.
-	clock.advance(deadline.Sub(clock.Now()) - time.Second)
+	clock.Advance(deadline.Sub(clock.Now()) - time.Second)
 	time.Sleep(300 * time.Millisecond)
 	if s := getSummary(t, base, id); s.Seats[0].TakenOver {
 		t.Fatalf("Ann's seat taken a second before her deadline: %+v", s.Seats[0])
 	}
-	clock.advance(time.Second)
+	clock.Advance(time.Second)
 	var forfeit bool
 	waitFor(t, 10*time.Second, "Ann's seat taken over at her deadline", func() bool {
 		res, err := day.ts.Client().Get(base + "/api/tables/" + id)
@@ -449,7 +392,7 @@ func TestTurnBasedDay(t *testing.T) {
 			break
 		}
 		if st.Legal == 0 {
-			clock.advance(dayBotDelay)
+			clock.Advance(dayBotDelay)
 			time.Sleep(20 * time.Millisecond)
 			continue
 		}
