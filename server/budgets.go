@@ -19,7 +19,7 @@ import (
 // A creator is the browser that makes a table, known by a long-lived random
 // cookie (creatorCookie) set on its first look at the lobby or a table (or
 // its first create), or by its address when it sends none (cookies
-// refused, or a script); accounts, when they come, replace the cookie. As anybody can drop or forge a cookie, every budget
+// refused, or a script); a signed-in creator is its account on every device (creatorOf). As anybody can drop or forge a cookie, every budget
 // of a creator also holds, several times over, for its address (an IPv4
 // address, an IPv6 /64): a household or an office behind one address
 // shares CreatorsPerAddress creators' worth.
@@ -142,14 +142,16 @@ func (s *Server) budget() *budgetState {
 
 // ---- creators
 
-// creator is who makes a table: key counts its tables (the hash of its
-// cookie, or its address), addr its address's; cookie is a new cookie to
+// creator is who makes a table: key counts its tables (its account, the
+// hash of its cookie, or its address), addr its address's; cookie is a new cookie to
 // set (the request had none that could be one).
 type creator struct {
 	key, addr, cookie string
 }
 
-func creatorOf(r *http.Request) creator {
+// cookieCreator is a request's creator by its creator cookie, or by its
+// address when it has none.
+func cookieCreator(r *http.Request) creator {
 	c := creator{addr: "a:" + addrKey(r.RemoteAddr)}
 	if ck, err := r.Cookie(creatorCookie); err == nil && len(ck.Value) == 43 {
 		if _, err := base64.RawURLEncoding.DecodeString(ck.Value); err == nil {
@@ -164,11 +166,23 @@ func creatorOf(r *http.Request) creator {
 	return c
 }
 
+// creatorOf is the creator of a request: a signed-in player's account
+// (the same budget on every device, whatever cookies it sends), else the
+// browser's creator cookie or its address (cookieCreator). The cookie is
+// still given, for the tables it makes after signing out.
+func (s *Server) creatorOf(r *http.Request) creator {
+	c := cookieCreator(r)
+	if id := s.accountID(r); id != "" {
+		c.key = "u:" + id
+	}
+	return c
+}
+
 // greetCreator gives a browser its creator cookie on its first look at the
 // lobby or a table, so that its first table is already its own (a create
 // without the cookie counts against its address).
 func greetCreator(w http.ResponseWriter, r *http.Request) {
-	if c := creatorOf(r); c.cookie != "" {
+	if c := cookieCreator(r); c.cookie != "" {
 		setCreatorCookie(w, r, c.cookie)
 	}
 }

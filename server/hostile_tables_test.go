@@ -397,3 +397,33 @@ func TestBudgetDefaults(t *testing.T) {
 		t.Fatalf("negative (no limit) not kept: %+v", c.Budgets)
 	}
 }
+
+// TestTableBudgetFollowsTheAccount: a signed-in creator's tables count
+// against its account on every device: a second browser with a fresh
+// creator cookie but the same session has no budget of its own.
+func TestTableBudgetFollowsTheAccount(t *testing.T) {
+	ts := startServer(t, budgetConfig(Budgets{TablesPerCreator: 2, CreatorsPerAddress: 10, TablesPerHour: -1, OpenTables: -1}))
+	phone := browser(t, ts)
+	if st, _ := phone.signup("Nadia", goodPassword); st != http.StatusCreated {
+		t.Fatalf("signup: %d", st)
+	}
+	phone.create(twoHumans())
+	phone.create(twoHumans())
+	phone.mustRefuse(twoHumans(), http.StatusTooManyRequests, "too-many-tables")
+
+	// The laptop: its own creator cookie, the same account.
+	laptop := browser(t, ts)
+	u, _ := url.Parse(ts.http.URL)
+	for _, ck := range phone.jar.Cookies(u) {
+		if ck.Name == sessionCookie {
+			laptop.jar.SetCookies(u, []*http.Cookie{ck})
+		}
+	}
+	if laptop.me() != "Nadia" {
+		t.Fatal("the laptop is not signed in")
+	}
+	laptop.mustRefuse(twoHumans(), http.StatusTooManyRequests, "too-many-tables")
+
+	// A guest in the same house keeps a budget of its own.
+	browser(t, ts).create(twoHumans())
+}

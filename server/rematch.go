@@ -37,7 +37,7 @@ func (s *Server) rematch(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	holder := seatHolder{token: presentedToken(r, id), account: s.accountID(r)}
-	cr := creatorOf(r)
+	cr := s.creatorOf(r)
 	res, ok := callTable(s, w, r, id, "rematch", func(t *table) rematchResult { return t.rematch(r, holder, cr) })
 	if !ok {
 		return

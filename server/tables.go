@@ -146,7 +146,7 @@ func (s *Server) createTable(w http.ResponseWriter, r *http.Request) {
 	now := s.clock.Now().UTC().Truncate(time.Millisecond)
 	meta := store.Table{Game: g.Info().ID, Options: options, Settings: mustJSON(set), Seed: newSeed(),
 		Seats: seats, Status: store.StatusOpen, Created: now, Updated: now}
-	cr := creatorOf(r)
+	cr := s.creatorOf(r)
 	t, ref := s.openTable(r.Context(), meta, cr)
 	if ref != nil {
 		ref.write(w)
