@@ -34,9 +34,9 @@ type TableSummary struct {
 	Updated  time.Time       `json:"updated"`
 	Version  int             `json:"version"`
 	Result   engine.Result   `json:"result"`
-	// Places ranks a finished table's seats, 0 first, as the ratings do
-	// (ratingPlaces: winners, then by score; a seat a bot ended, a forfeit,
-	// last); absent until the game is over.
+	// Places ranks a finished table's seats, 0 first (shownPlaces:
+	// winners, then by score, a forfeit last); absent until the game is
+	// over.
 	Places []int `json:"places,omitempty"`
 	// Rematch is the table made to play this one again, once asked for.
 	Rematch string `json:"rematch,omitempty"`

@@ -391,3 +391,16 @@ func TestBoardGame(t *testing.T) {
 		t.Fatalf("an account rated nowhere: %q", got)
 	}
 }
+
+// TestShownPlaces: the pages rank a seat a bot stood in for by its game
+// (it won: first), a forfeit last; the ratings put both last.
+func TestShownPlaces(t *testing.T) {
+	res := engine.Result{Over: true, Scores: []int{130, 124, 90}, Winners: []engine.Seat{0}}
+	seats := []store.Seat{{Name: "ann", TakenOver: true}, {Name: "bot", Kind: kindBot}, {Name: "cy", TakenOver: true, Forfeit: true}}
+	if got := shownPlaces(res, seats); !slices.Equal(got, []int{0, 1, 2}) {
+		t.Errorf("shown places %v, want [0 1 2]", got)
+	}
+	if got := ratingPlaces(res, seats); !slices.Equal(got, []int{1, 0, 1}) {
+		t.Errorf("rating places %v, want [1 0 1]", got)
+	}
+}

@@ -142,7 +142,7 @@ func summarize(meta store.Table, g engine.Game, st engine.State) TableSummary {
 		s.Result = wireResult(*meta.Result)
 	}
 	if s.Result.Over && len(s.Result.Scores) == len(meta.Seats) {
-		s.Places = ratingPlaces(s.Result, meta.Seats)
+		s.Places = shownPlaces(s.Result, meta.Seats)
 	}
 	for _, seat := range meta.Seats {
 		s.Seats = append(s.Seats, SeatSummary{Name: seat.Name, Kind: seat.Kind, Bot: seat.Bot,
@@ -187,4 +187,16 @@ func (t *table) welcome(c *conn) {
 	c.enqueue(mustJSON(welcomeMsg{Type: "welcome", Seat: c.seat, Table: sum, Version: t.version,
 		View: view, Turn: wireTurn(t.state.Turn()), Deadline: t.deadlineMs(c.seat), Bank: t.bankMs(c.seat), Log: t.history.last(),
 		Chat: wireChats(t.chats.latest)}))
+}
+
+// shownPlaces ranks a finished table's seats for the pages, 0 first: the
+// game's own order (winners, then by score) with the forfeits last. A seat
+// a bot merely stood in for keeps its place here; only the ratings put it
+// last (ratingPlaces), so that leaving a rated game never pays.
+func shownPlaces(res engine.Result, seats []store.Seat) []int {
+	shown := slices.Clone(seats)
+	for i := range shown {
+		shown[i].TakenOver = shown[i].Forfeit
+	}
+	return ratingPlaces(res, shown)
 }

@@ -470,8 +470,8 @@ function renderLog() {
 }
 
 // ranking: the players best first, with places (ties share a place): the
-// server's places when it gives them (winners first, a forfeit or a seat a
-// bot ended last, as the ratings count them), else by score.
+// server's places when it gives them (winners first, a forfeit last), else
+// by score.
 function ranking(view) {
   const rows = (view.players || []).map((p, i) => ({ i, name: seatName(i), total: p.total ?? 0 }));
   const places = st.summary?.places;
