@@ -23,7 +23,7 @@ func (t *table) saveMeta(touch bool) error {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), t.s.cfg.StoreTimeout)
 	defer cancel()
-	if err := t.s.store.UpdateTable(ctx, t.meta); err != nil {
+	if err := t.s.store.UpdateTable(ctx, t.meta, store.NoFence); err != nil {
 		return fmt.Errorf("save table %s: %w", t.id, err)
 	}
 	return nil
@@ -147,7 +147,7 @@ func (t *table) commit(first *engine.Move) error {
 		logged[i] = c.move
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), t.s.cfg.StoreTimeout)
-	err := t.s.store.AppendMoves(ctx, t.id, t.version, logged)
+	err := t.s.store.AppendMoves(ctx, t.id, t.version, logged, store.NoFence)
 	cancel()
 	if err != nil {
 		t.storeFailed(err)

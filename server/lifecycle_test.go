@@ -178,7 +178,7 @@ func TestFinishedTablesListedFromTheirRow(t *testing.T) {
 	// An old row without its result: loaded once, the result stored.
 	old := meta
 	old.Result = nil
-	if err := cs.UpdateTable(context.Background(), old); err != nil {
+	if err := cs.UpdateTable(context.Background(), old, store.NoFence); err != nil {
 		t.Fatal(err)
 	}
 	if s := p.do("GET", "/api/tables?status=over", nil, &list); s != 200 || len(list) != 1 || !reflect.DeepEqual(list[0].Result, *meta.Result) {

@@ -119,12 +119,12 @@ type flakyStore struct {
 	calls   atomic.Int32
 }
 
-func (f *flakyStore) AppendMoves(ctx context.Context, id string, version int, moves []engine.LoggedMove) error {
+func (f *flakyStore) AppendMoves(ctx context.Context, id string, version int, moves []engine.LoggedMove, fence store.Fence) error {
 	f.calls.Add(1)
 	if f.failing.Load() {
 		return errors.New("disk full")
 	}
-	return f.Store.AppendMoves(ctx, id, version, moves)
+	return f.Store.AppendMoves(ctx, id, version, moves, fence)
 }
 
 func TestMoveNotStoredIsNotTold(t *testing.T) {

@@ -2,8 +2,9 @@
 // move here before it tells anyone about it, so a restarted server resumes
 // every table exactly where it was.
 //
-// Implementations: sqlite (the default, embedded) and, later, PostgreSQL for
-// several server nodes. Every implementation must pass the conformance suite
+// Implementations: sqlite (the default, embedded), memstore (tests) and
+// PostgreSQL for several server nodes, which share tables through leases
+// (lease.go). Every implementation must pass the conformance suite
 // in store/storetest.
 package store
 
@@ -148,17 +149,18 @@ type Store interface {
 	// GetTable loads a table's metadata. ErrNotFound if absent.
 	GetTable(ctx context.Context, id string) (Table, error)
 	// UpdateTable replaces a table's seats, status, settings, result,
-	// rematch, Seen and Updated times (not its moves or Version).
-	// ErrNotFound if absent.
-	UpdateTable(ctx context.Context, t Table) error
+	// rematch, Seen and Updated times (not its moves or Version), if f
+	// allows it (ErrFenced otherwise: lease.go). ErrNotFound if absent.
+	UpdateTable(ctx context.Context, t Table, f Fence) error
 	// AppendMoves appends moves to a table's log if and only if the log
-	// holds exactly version moves, and bumps the version, atomically and
-	// durably: when it returns nil the moves survive a crash. ErrConflict
-	// if the version differs, ErrNotFound if the table is absent. Every
+	// holds exactly version moves and f allows it, and bumps the version,
+	// atomically and durably: when it returns nil the moves survive a
+	// crash. ErrConflict if the version differs, ErrFenced if f does not
+	// hold the table's lease (lease.go), ErrNotFound if the table is absent. Every
 	// Action must be JSON; one bad move refuses the whole batch. Updated is
 	// left alone (UpdateTable sets it). After any other error the outcome
 	// may be unknown (an I/O error at commit): re-read the Version.
-	AppendMoves(ctx context.Context, id string, version int, moves []engine.LoggedMove) error
+	AppendMoves(ctx context.Context, id string, version int, moves []engine.LoggedMove, f Fence) error
 	// Moves returns a table's log, oldest first (empty, not nil, when it
 	// has none). ErrNotFound if the table is absent.
 	Moves(ctx context.Context, id string) ([]engine.LoggedMove, error)
@@ -168,6 +170,7 @@ type Store interface {
 	// Count returns how many tables match f (Limit and PerCreator aside).
 	Count(ctx context.Context, f Filter) (int, error)
 
+	LeaseStore
 	AccountStore
 	RatingStore
 	ChatStore

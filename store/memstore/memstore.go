@@ -38,6 +38,7 @@ type entry struct {
 	moves []engine.LoggedMove
 	chat  []store.ChatMessage
 	rated bool
+	lease *lease // nil: never leased
 }
 
 var _ store.Store = (*Store)(nil)
@@ -98,7 +99,7 @@ func (s *Store) GetTable(ctx context.Context, id string) (store.Table, error) {
 }
 
 // UpdateTable implements store.Store.
-func (s *Store) UpdateTable(ctx context.Context, t store.Table) error {
+func (s *Store) UpdateTable(ctx context.Context, t store.Table, f store.Fence) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -114,6 +115,9 @@ func (s *Store) UpdateTable(ctx context.Context, t store.Table) error {
 	if !ok {
 		return fmt.Errorf("memstore: update table %q: %w", t.ID, store.ErrNotFound)
 	}
+	if !e.fenceHolds(f, s.now()) {
+		return fmt.Errorf("memstore: update table %q: %w", t.ID, store.ErrFenced)
+	}
 	// Only the mutable fields come from t.
 	next := e.table
 	next.Seats = t.Seats
@@ -128,7 +132,7 @@ func (s *Store) UpdateTable(ctx context.Context, t store.Table) error {
 }
 
 // AppendMoves implements store.Store.
-func (s *Store) AppendMoves(ctx context.Context, id string, version int, moves []engine.LoggedMove) error {
+func (s *Store) AppendMoves(ctx context.Context, id string, version int, moves []engine.LoggedMove, f store.Fence) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -143,6 +147,9 @@ func (s *Store) AppendMoves(ctx context.Context, id string, version int, moves [
 	e, ok := s.tables[id]
 	if !ok {
 		return fmt.Errorf("memstore: append to %q: %w", id, store.ErrNotFound)
+	}
+	if !e.fenceHolds(f, s.now()) {
+		return fmt.Errorf("memstore: append to %q: %w", id, store.ErrFenced)
 	}
 	if e.table.Version != version {
 		return fmt.Errorf("memstore: append to %q at version %d (stored %d): %w", id, version, e.table.Version, store.ErrConflict)

@@ -31,7 +31,7 @@ func TestBackup(t *testing.T) {
 		t.Fatal(err)
 	}
 	moves := []engine.LoggedMove{{Seat: 0, At: 5, Action: json.RawMessage(`{"draw":3}`)}, {Seat: 1, At: 9, Action: json.RawMessage(`{"take":"stars"}`)}}
-	if err := s.AppendMoves(ctx, "t1", 0, moves); err != nil {
+	if err := s.AppendMoves(ctx, "t1", 0, moves, store.NoFence); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := s.AppendChat(ctx, store.ChatMessage{Table: "t1", At: now, Seat: 0, Role: store.ChatPlayer, Name: "ann", Text: "hi"}); err != nil {
@@ -43,7 +43,7 @@ func TestBackup(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The store goes on after the backup; the copy does not follow.
-	if err := s.AppendMoves(ctx, "t1", 2, moves[:1]); err != nil {
+	if err := s.AppendMoves(ctx, "t1", 2, moves[:1], store.NoFence); err != nil {
 		t.Fatal(err)
 	}
 	if err := s.Backup(ctx, out); err == nil || !strings.Contains(err.Error(), "exists") {

@@ -32,7 +32,7 @@ func BenchmarkAppendMove(b *testing.B) {
 	ctx := context.Background()
 	v := 0
 	for b.Loop() {
-		if err := s.AppendMoves(ctx, "b", v, []engine.LoggedMove{crashMove(v)}); err != nil {
+		if err := s.AppendMoves(ctx, "b", v, []engine.LoggedMove{crashMove(v)}, store.NoFence); err != nil {
 			b.Fatal(err)
 		}
 		v++
@@ -47,7 +47,7 @@ func BenchmarkMoves(b *testing.B) {
 	for i := range log {
 		log[i] = crashMove(i)
 	}
-	if err := s.AppendMoves(ctx, "b", 0, log); err != nil {
+	if err := s.AppendMoves(ctx, "b", 0, log, store.NoFence); err != nil {
 		b.Fatal(err)
 	}
 	for b.Loop() {

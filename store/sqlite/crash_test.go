@@ -67,7 +67,7 @@ func TestCrashChild(t *testing.T) {
 		for k := range batch {
 			batch[k] = crashMove(v + k)
 		}
-		if err := s.AppendMoves(ctx, "crash", v, batch); err != nil {
+		if err := s.AppendMoves(ctx, "crash", v, batch, store.NoFence); err != nil {
 			fmt.Println("error", err)
 			os.Exit(2)
 		}
@@ -238,7 +238,7 @@ func TestTwoHandles(t *testing.T) {
 		var wg sync.WaitGroup
 		for w := range errs {
 			wg.Go(func() {
-				errs[w] = stores[w%2].AppendMoves(ctx, "t", v, []engine.LoggedMove{crashMove(v)})
+				errs[w] = stores[w%2].AppendMoves(ctx, "t", v, []engine.LoggedMove{crashMove(v)}, store.NoFence)
 			})
 		}
 		wg.Wait()

@@ -122,7 +122,7 @@ func TestReadsDuringWrite(t *testing.T) {
 	// and gives up with its context.
 	wctx, wcancel := context.WithTimeout(ctx, 50*time.Millisecond)
 	defer wcancel()
-	err = s.AppendMoves(wctx, "r", 0, []engine.LoggedMove{{Action: json.RawMessage(`{}`)}})
+	err = s.AppendMoves(wctx, "r", 0, []engine.LoggedMove{{Action: json.RawMessage(`{}`)}}, store.NoFence)
 	if !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("AppendMoves while the writer is busy = %v, want a deadline error", err)
 	}

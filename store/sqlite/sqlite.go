@@ -14,6 +14,7 @@
 package sqlite
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"encoding/json"
@@ -229,7 +230,7 @@ func (s *Store) GetTable(ctx context.Context, id string) (store.Table, error) {
 }
 
 // UpdateTable implements store.Store.
-func (s *Store) UpdateTable(ctx context.Context, t store.Table) error {
+func (s *Store) UpdateTable(ctx context.Context, t store.Table, f store.Fence) error {
 	if err := check.Mutable(t); err != nil {
 		return fmt.Errorf("sqlite: update: %w", err)
 	}
@@ -247,6 +248,9 @@ func (s *Store) UpdateTable(ctx context.Context, t store.Table) error {
 		if err != nil {
 			return err
 		}
+		if no, err := fenced(ctx, tx, t.ID, f); no || err != nil {
+			return cmp.Or(err, store.ErrFenced)
+		}
 		return setTableAccounts(ctx, tx, t.ID, t.Seats, false)
 	})
 	if err != nil {
@@ -260,7 +264,7 @@ func (s *Store) UpdateTable(ctx context.Context, t store.Table) error {
 // fsynced. On an error other than ErrConflict, ErrNotFound or a validation
 // error, re-read the table's Version before retrying: an I/O error at
 // commit can leave it unknown whether the moves were written.
-func (s *Store) AppendMoves(ctx context.Context, id string, version int, moves []engine.LoggedMove) (err error) {
+func (s *Store) AppendMoves(ctx context.Context, id string, version int, moves []engine.LoggedMove, f store.Fence) (err error) {
 	if err := check.Moves(moves); err != nil {
 		return fmt.Errorf("sqlite: append to %q: %w", id, err)
 	}
@@ -273,6 +277,16 @@ func (s *Store) AppendMoves(ctx context.Context, id string, version int, moves [
 			tx.Rollback()
 		}
 	}()
+	if no, err := fenced(ctx, tx, id, f); no || err != nil {
+		if err == nil {
+			if ok, xerr := exists(ctx, tx, `SELECT 1 FROM tables WHERE id = ?`, id); xerr != nil || !ok {
+				err = cmp.Or(xerr, store.ErrNotFound)
+			} else {
+				err = store.ErrFenced
+			}
+		}
+		return s.wrap("append to", id, err)
+	}
 	res, err := tx.ExecContext(ctx,
 		`UPDATE tables SET version = version + ? WHERE id = ? AND version = ?`,
 		len(moves), id, version)

@@ -737,12 +737,12 @@ func (s *suite) byAccount(t *testing.T) {
 
 	// UpdateTable moves the seats: a leaves t1, sits at t3.
 	t1 := seated("t1", base.Add(5*time.Minute), "", "")
-	if err := st.UpdateTable(ctx(t), t1); err != nil {
+	if err := st.UpdateTable(ctx(t), t1, store.NoFence); err != nil {
 		t.Fatal(err)
 	}
 	t3 := seated("t3", base.Add(6*time.Minute), "", "a")
 	t3.Status = store.StatusOver
-	if err := st.UpdateTable(ctx(t), t3); err != nil {
+	if err := st.UpdateTable(ctx(t), t3, store.NoFence); err != nil {
 		t.Fatal(err)
 	}
 	check(store.Filter{Account: "a"}, "t3,t2", 2)

@@ -69,6 +69,7 @@ func Run(t *testing.T, open func(t *testing.T) store.Store, opts ...Option) {
 	t.Run("Persistence", s.persistence)
 	s.runAccounts(t)
 	s.runNotify(t)
+	s.runLeases(t)
 }
 
 type suite struct {
@@ -216,7 +217,7 @@ func mustMoves(t *testing.T, st store.Store, id string) []engine.LoggedMove {
 
 func mustAppend(t *testing.T, st store.Store, id string, version int, moves []engine.LoggedMove) {
 	t.Helper()
-	if err := st.AppendMoves(ctx(t), id, version, moves); err != nil {
+	if err := st.AppendMoves(ctx(t), id, version, moves, store.NoFence); err != nil {
 		t.Fatalf("AppendMoves(%q, %d, %d moves): %v", id, version, len(moves), err)
 	}
 }
@@ -339,10 +340,10 @@ func (s *suite) getNotFound(t *testing.T) {
 	if _, err := st.Moves(ctx(t), "nope"); !errors.Is(err, store.ErrNotFound) {
 		t.Fatalf("Moves(absent) = %v, want ErrNotFound", err)
 	}
-	if err := st.AppendMoves(ctx(t), "nope", 0, moves(0, 1)); !errors.Is(err, store.ErrNotFound) {
+	if err := st.AppendMoves(ctx(t), "nope", 0, moves(0, 1), store.NoFence); !errors.Is(err, store.ErrNotFound) {
 		t.Fatalf("AppendMoves(absent) = %v, want ErrNotFound", err)
 	}
-	if err := st.UpdateTable(ctx(t), sampleTable("nope")); !errors.Is(err, store.ErrNotFound) {
+	if err := st.UpdateTable(ctx(t), sampleTable("nope"), store.NoFence); !errors.Is(err, store.ErrNotFound) {
 		t.Fatalf("UpdateTable(absent) = %v, want ErrNotFound", err)
 	}
 	if _, err := st.GetTable(ctx(t), "nope"); !errors.Is(err, store.ErrNotFound) {
@@ -370,7 +371,7 @@ func (s *suite) update(t *testing.T) {
 	up.Created = base.Add(-time.Hour)
 	up.Version = 99
 	up.Creator, up.CreatorAddr = "c:someone-else", "a:198.51.100.7"
-	if err := st.UpdateTable(ctx(t), up); err != nil {
+	if err := st.UpdateTable(ctx(t), up, store.NoFence); err != nil {
 		t.Fatalf("UpdateTable: %v", err)
 	}
 	want := orig
@@ -384,7 +385,7 @@ func (s *suite) update(t *testing.T) {
 
 	// The game ends: its result is stored with the row.
 	up.Status, up.Result = store.StatusOver, finalResult()
-	if err := st.UpdateTable(ctx(t), up); err != nil {
+	if err := st.UpdateTable(ctx(t), up, store.NoFence); err != nil {
 		t.Fatalf("UpdateTable with a result: %v", err)
 	}
 	want.Status, want.Result = store.StatusOver, finalResult()
@@ -398,7 +399,7 @@ func (s *suite) update(t *testing.T) {
 
 	// Settings, seats and the result may be cleared.
 	up.Settings, up.Seats, up.Result = nil, nil, nil
-	if err := st.UpdateTable(ctx(t), up); err != nil {
+	if err := st.UpdateTable(ctx(t), up, store.NoFence); err != nil {
 		t.Fatalf("UpdateTable clearing: %v", err)
 	}
 	want.Settings, want.Seats, want.Result = nil, nil, nil
@@ -409,7 +410,7 @@ func (s *suite) update(t *testing.T) {
 	// A bad status is refused and changes nothing.
 	bad := up
 	bad.Status = "weird"
-	if err := st.UpdateTable(ctx(t), bad); err == nil {
+	if err := st.UpdateTable(ctx(t), bad, store.NoFence); err == nil {
 		t.Fatal("UpdateTable accepted an unknown status")
 	}
 	if d := diffTable(mustGet(t, st, "u"), want); d != "" {
@@ -459,7 +460,7 @@ func (s *suite) noAliasing(t *testing.T) {
 
 	over := want
 	over.Status, over.Result = store.StatusOver, finalResult()
-	if err := st.UpdateTable(ctx(t), over); err != nil {
+	if err := st.UpdateTable(ctx(t), over, store.NoFence); err != nil {
 		t.Fatal(err)
 	}
 	over.Result.Scores[0], over.Result.Winners[0] = 99, 1
@@ -481,16 +482,16 @@ func (s *suite) appendVersions(t *testing.T) {
 		t.Fatalf("Version = %d after 4 moves", v)
 	}
 	for _, bad := range []int{0, 1, 3, 5, 100, -1} {
-		err := st.AppendMoves(ctx(t), "v", bad, moves(4, 2))
+		err := st.AppendMoves(ctx(t), "v", bad, moves(4, 2), store.NoFence)
 		if !errors.Is(err, store.ErrConflict) {
 			t.Fatalf("AppendMoves at version %d (stored 4) = %v, want ErrConflict", bad, err)
 		}
 	}
 	// An empty append checks the version and writes nothing.
-	if err := st.AppendMoves(ctx(t), "v", 4, nil); err != nil {
+	if err := st.AppendMoves(ctx(t), "v", 4, nil, store.NoFence); err != nil {
 		t.Fatalf("empty AppendMoves at the right version: %v", err)
 	}
-	if err := st.AppendMoves(ctx(t), "v", 2, nil); !errors.Is(err, store.ErrConflict) {
+	if err := st.AppendMoves(ctx(t), "v", 2, nil, store.NoFence); !errors.Is(err, store.ErrConflict) {
 		t.Fatalf("empty AppendMoves at a stale version = %v, want ErrConflict", err)
 	}
 	if v := mustGet(t, st, "v").Version; v != 4 {
@@ -518,11 +519,11 @@ func (s *suite) appendInvalid(t *testing.T) {
 	mustAppend(t, st, "x", 0, moves(0, 2))
 	batch := moves(2, 3)
 	batch[2].Action = json.RawMessage(`{"broken":`)
-	if err := st.AppendMoves(ctx(t), "x", 2, batch); err == nil {
+	if err := st.AppendMoves(ctx(t), "x", 2, batch, store.NoFence); err == nil {
 		t.Fatal("AppendMoves accepted an action that is not JSON")
 	}
 	batch[2].Action = nil
-	if err := st.AppendMoves(ctx(t), "x", 2, batch); err == nil {
+	if err := st.AppendMoves(ctx(t), "x", 2, batch, store.NoFence); err == nil {
 		t.Fatal("AppendMoves accepted an empty action")
 	}
 	if v := mustGet(t, st, "x").Version; v != 2 {
@@ -625,7 +626,7 @@ func (s *suite) list(t *testing.T) {
 	// Updating moves a table to the front; a millisecond is enough.
 	c2 := mustGet(t, st, "c")
 	c2.Updated = base.Add(9*time.Minute + time.Millisecond)
-	if err := st.UpdateTable(c, c2); err != nil {
+	if err := st.UpdateTable(c, c2, store.NoFence); err != nil {
 		t.Fatal(err)
 	}
 	check(store.Filter{}, "c", "b", "f", "d", "a", "e")
@@ -708,7 +709,7 @@ func (s *suite) listSeenSince(t *testing.T) {
 		mustCreate(t, st, tb)
 		if seen > 0 {
 			tb.Seen = base.Add(seen)
-			if err := st.UpdateTable(ctx(t), tb); err != nil {
+			if err := st.UpdateTable(ctx(t), tb, store.NoFence); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -850,7 +851,7 @@ func (s *suite) canceled(t *testing.T) {
 	mustCreate(t, st, sampleTable("c"))
 	c, cancel := context.WithCancel(context.Background())
 	cancel()
-	if err := st.AppendMoves(c, "c", 0, moves(0, 2)); err == nil {
+	if err := st.AppendMoves(c, "c", 0, moves(0, 2), store.NoFence); err == nil {
 		t.Fatal("AppendMoves with a canceled context succeeded")
 	}
 	if err := st.CreateTable(c, sampleTable("d")); err == nil {
@@ -879,7 +880,7 @@ func (s *suite) appendRace(t *testing.T) {
 			done.Go(func() {
 				start.Wait()
 				// Writer w's batch is recognisable: moves from w*1000.
-				errs[w] = st.AppendMoves(context.Background(), "r", version, moves(w*1000+round*10, 1+w%3))
+				errs[w] = st.AppendMoves(context.Background(), "r", version, moves(w*1000+round*10, 1+w%3), store.NoFence)
 			})
 		}
 		start.Done()
@@ -943,7 +944,7 @@ func (s *suite) concurrent(t *testing.T) {
 						fail(fmt.Errorf("writer %d: GetTable: %w", w, err))
 						return
 					}
-					err = st.AppendMoves(c, id, tb.Version, []engine.LoggedMove{m})
+					err = st.AppendMoves(c, id, tb.Version, []engine.LoggedMove{m}, store.NoFence)
 					if err == nil {
 						break
 					}
@@ -958,7 +959,7 @@ func (s *suite) concurrent(t *testing.T) {
 					return
 				}
 				tb.Updated = base.Add(time.Duration(w*100+k) * time.Millisecond)
-				if err := st.UpdateTable(c, tb); err != nil {
+				if err := st.UpdateTable(c, tb, store.NoFence); err != nil {
 					fail(fmt.Errorf("writer %d: UpdateTable: %w", w, err))
 					return
 				}
@@ -1044,7 +1045,7 @@ func (s *suite) persistence(t *testing.T) {
 	a.Seats[0].TakenOver = true
 	a.Result = finalResult()
 	a.Updated = base.Add(time.Minute)
-	if err := st.UpdateTable(ctx(t), a); err != nil {
+	if err := st.UpdateTable(ctx(t), a, store.NoFence); err != nil {
 		t.Fatal(err)
 	}
 	b := sampleTable("p2")
@@ -1066,7 +1067,7 @@ func (s *suite) persistence(t *testing.T) {
 	}
 	checkLog(t, mustMoves(t, st2, "p1"), moves(0, 5))
 	// The reopened store goes on where the old one stopped.
-	if err := st2.AppendMoves(ctx(t), "p1", 3, moves(3, 1)); !errors.Is(err, store.ErrConflict) {
+	if err := st2.AppendMoves(ctx(t), "p1", 3, moves(3, 1), store.NoFence); !errors.Is(err, store.ErrConflict) {
 		t.Fatalf("stale append after reopen = %v, want ErrConflict", err)
 	}
 	mustAppend(t, st2, "p1", 5, moves(5, 1))

@@ -164,3 +164,13 @@ func Rates(next []store.Rating, n int) error {
 	}
 	return nil
 }
+
+// LeaseArgs checks what AcquireLease and RenewLeases need: a node's name
+// and a positive time to live of at least a millisecond (the precision
+// the stores keep).
+func LeaseArgs(node string, ttl time.Duration) error {
+	if node == "" || ttl < time.Millisecond {
+		return fmt.Errorf("%w lease: a node and a time to live of at least 1ms are required", ErrInvalid)
+	}
+	return nil
+}
