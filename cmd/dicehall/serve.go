@@ -36,6 +36,7 @@ var serveFlags struct {
 	spectators   int
 	wsIdle       time.Duration
 	bodyTimeout  time.Duration
+	limitsOff    bool
 
 	// Notifications (serve_notify.go).
 	vapidSubject     string
@@ -79,6 +80,7 @@ func init() {
 	f.IntVar(&serveFlags.spectators, "max-spectators", server.DefaultSpectators, "spectators' WebSockets per table; seated players always get in (0 = no limit)")
 	f.DurationVar(&serveFlags.wsIdle, "ws-idle", server.DefaultWSIdle, "close a WebSocket that sends nothing this long, unless it holds a seat in a game not over (0 = never)")
 	f.DurationVar(&serveFlags.bodyTimeout, "body-timeout", server.DefaultBodyTimeout, "time a request body may take to arrive once its headers are in (0 = no limit)")
+	f.BoolVar(&serveFlags.limitsOff, "limits-off", false, "BENCHMARKS ONLY, never on a public server: no per-address, per-table or per-creator limit and no POST or message rate, so that `dicehall loadtest` can play thousands of tables from one address")
 	notifyFlags(f)
 	rootCmd.AddCommand(serveCmd)
 }
@@ -140,11 +142,11 @@ func runServe(cmd *cobra.Command, _ []string) error {
 		}
 		return d
 	}
-	srv, err := server.New(server.Config{Store: st, Games: all.Registry, Logger: log, BotDelay: delay, OpenExpiry: expiry,
+	srv, err := server.New(limitsOff(serveFlags.limitsOff, server.Config{Store: st, Games: all.Registry, Logger: log, BotDelay: delay, OpenExpiry: expiry,
 		AbandonAfter: never(serveFlags.abandon), LogMoves: serveFlags.logMoves,
 		MaxConnsPerTable: none(serveFlags.spectators), PublicURL: serveFlags.publicURL, Budgets: budget, Push: push,
 		Limits: server.Limits{ConnsPerAddr: none(serveFlags.connsPerAddr), WSPerAddr: none(serveFlags.wsPerAddr),
-			WSIdle: never(serveFlags.wsIdle), BodyTimeout: never(serveFlags.bodyTimeout)}})
+			WSIdle: never(serveFlags.wsIdle), BodyTimeout: never(serveFlags.bodyTimeout)}}))
 	if err != nil {
 		return err
 	}
@@ -194,4 +196,22 @@ func serveLogger(w io.Writer, format string) (*slog.Logger, error) {
 		return slog.New(slog.NewJSONHandler(w, opts)), nil
 	}
 	return nil, fmt.Errorf("--log-format %q: text or json", format)
+}
+
+// limitsOff lifts, when off is set, every limit a load generator on one
+// address would hit (--limits-off: benchmarks only). Timeouts stay.
+func limitsOff(off bool, c server.Config) server.Config {
+	if !off {
+		return c
+	}
+	slog.Warn("--limits-off: no limit protects this server; for benchmarks only")
+	const none, huge = -1, 1e9
+	c.MaxConnsPerTable = none
+	c.Limits.ConnsPerAddr, c.Limits.WSPerAddr = none, none
+	c.Budgets.TablesPerCreator, c.Budgets.TablesPerHour, c.Budgets.CreatorsPerAddress, c.Budgets.OpenTables = none, none, none, none
+	c.Budgets.GetRate, c.Budgets.GetBurst = none, none
+	// The rates have no "none": a rate nobody reaches.
+	c.PostRate, c.PostBurst = huge, int(huge)
+	c.MsgRate, c.MsgBurst = huge, int(huge)
+	return c
 }
