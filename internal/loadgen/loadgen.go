@@ -316,6 +316,9 @@ func (r *runner) count(c *atomic.Int64, n int64) {
 // fail counts an error by kind, whenever it happens (ramp included), and
 // logs the first of each kind.
 func (r *runner) fail(kind string, err error) {
+	if errors.Is(err, context.Canceled) {
+		return // the run, or the table, is ending: not the server's doing
+	}
 	r.errTotal.Add(1)
 	key := kind
 	if err != nil {
@@ -445,6 +448,7 @@ func (r *runner) playTable(ctx context.Context, t, round int, rng *rand.Rand, re
 			defer wg.Done()
 			if c.run(tctx) {
 				once.Do(func() { close(over) })
+				return
 			}
 			// One screen failing for good ends the table: a new one
 			// takes its place.

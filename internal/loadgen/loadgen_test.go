@@ -61,8 +61,8 @@ func TestRunSmall(t *testing.T) {
 	if rep.Latency.Samples == 0 || rep.Latency.P50 <= 0 || rep.Latency.P99 < rep.Latency.P50 || rep.Latency.Max < rep.Latency.P99 {
 		t.Errorf("latency %+v: want samples in order p50 ≤ p99 ≤ max", rep.Latency)
 	}
-	if rep.ErrorTotal != 0 || rep.Refusals != 0 || rep.Reconnects != 0 || rep.Gaps != 0 {
-		t.Errorf("errors %v (%d), refusals %d, reconnects %d, gaps %d: want none", rep.Errors, rep.ErrorTotal, rep.Refusals, rep.Reconnects, rep.Gaps)
+	if rep.ErrorTotal != 0 || rep.Refusals != 0 || rep.Reconnects != 0 || rep.Gaps != 0 || rep.Incomplete != 0 {
+		t.Errorf("errors %v (%d), refusals %d, reconnects %d, gaps %d, incomplete %d: want none", rep.Errors, rep.ErrorTotal, rep.Refusals, rep.Reconnects, rep.Gaps, rep.Incomplete)
 	}
 	if rep.ConnsOpen.Start != 20 || rep.ConnsOpen.Max > 20 {
 		t.Errorf("connections open %+v: want 20 at the start, never more", rep.ConnsOpen)
