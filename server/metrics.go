@@ -9,6 +9,8 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"github.com/dicehall/dicehall/engine"
 )
 
 // Prometheus metrics (docs/protocol.md, Operations). Each Server has its own
@@ -113,6 +115,9 @@ func newMetrics(s *Server) *metrics {
 		Help: "Actions and requests refused over WebSockets, by rule code (the refused message's rule)."},
 		[]string{"rule"})
 	f(m.refusalVec)
+	for _, e := range []*engine.RuleError{engine.ErrNotYourTurn, engine.ErrGameOver, engine.ErrWrongAction, engine.ErrBadAction} {
+		m.refusals[e.Rule] = m.refusalVec.WithLabelValues(e.Rule) // every game's: present at 0
+	}
 
 	m.storeErrs = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "dicehall_store_errors_total",
 		Help: "Table writes the store failed, by operation: append_moves (a move not stored) or update_table (the table's row)."},
