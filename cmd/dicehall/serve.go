@@ -82,6 +82,7 @@ func init() {
 	f.DurationVar(&serveFlags.bodyTimeout, "body-timeout", server.DefaultBodyTimeout, "time a request body may take to arrive once its headers are in (0 = no limit)")
 	f.BoolVar(&serveFlags.limitsOff, "limits-off", false, "BENCHMARKS ONLY, never on a public server: no per-address, per-table or per-creator limit and no POST or message rate, so that `dicehall loadtest` can play thousands of tables from one address")
 	notifyFlags(f)
+	metricsFlags(f)
 	rootCmd.AddCommand(serveCmd)
 }
 
@@ -150,6 +151,12 @@ func runServe(cmd *cobra.Command, _ []string) error {
 	if err != nil {
 		return err
 	}
+	stopMetrics, err := serveMetrics(cmd.OutOrStdout(), log, srv)
+	if err != nil {
+		_ = srv.Close()
+		return err
+	}
+	defer stopMetrics()
 	ln, err := net.Listen("tcp", serveFlags.addr)
 	if err != nil {
 		_ = srv.Close()
