@@ -128,6 +128,8 @@ func printLoadReport(w io.Writer, r *loadgen.Report) {
 	l := r.Latency
 	fmt.Fprintf(w, "  latency        action to every screen: p50 %.1f ms, p90 %.1f ms, p99 %.1f ms, max %.1f ms (%d actions, %d incomplete)\n",
 		l.P50, l.P90, l.P99, l.Max, l.Samples, r.Incomplete)
+	mt := r.MakeTable
+	fmt.Fprintf(w, "  new tables     created and seated in p50 %.1f ms, p99 %.1f ms, max %.1f ms\n", mt.P50, mt.P99, mt.Max)
 	c := r.ConnsOpen
 	fmt.Fprintf(w, "  connections    %d open at the start, %d to %d during, %d at the end\n", c.Start, c.Min, c.Max, c.End)
 	fmt.Fprintf(w, "  trouble        %d errors, %d refusals, %d reconnects, %d version gaps\n", r.ErrorTotal, r.Refusals, r.Reconnects, r.Gaps)

@@ -149,6 +149,9 @@ type Report struct {
 	// Latency is from sending an action to the last of the table's
 	// screens receiving its update, in milliseconds.
 	Latency Latency `json:"latencyMs"`
+	// MakeTable is the time to create a table and seat its players
+	// (POST /api/tables and the joins), in milliseconds.
+	MakeTable Latency `json:"makeTableMs"`
 	// Incomplete counts actions of the window some screen never heard of
 	// before its table ended (it was reconnecting, or failed).
 	Incomplete int64 `json:"incomplete"`
@@ -283,6 +286,7 @@ loop:
 	rep.ActionsPerSec = rate(rep.Actions, elapsed)
 	r.mu.Lock()
 	rep.Latency = summarize(r.samples)
+	rep.MakeTable = summarize(r.makes)
 	rep.Errors = r.errs
 	r.mu.Unlock()
 	return rep, ctx.Err()
@@ -300,6 +304,7 @@ type runner struct {
 
 	mu      sync.Mutex
 	samples []float64 // latencies (ms) of the window's actions
+	makes   []float64 // times (ms) to create and seat a table
 	recent  []float64 // since the last progress line
 	errs    map[string]int64
 }
@@ -350,32 +355,53 @@ func (r *runner) takeRecent() []float64 {
 }
 
 // tableLoop plays tables one after the other in slot t until ctx ends: a
-// table whose game is over makes way for a new one.
+// table whose game is over makes way for a new one. The next table is made
+// (created and joined) while the current one plays, as people would have
+// found their next game meanwhile: the connections held stay near Conns.
 func (r *runner) tableLoop(ctx context.Context, t int, ready chan<- struct{}) {
 	rng := rand.New(rand.NewPCG(r.cfg.Seed, uint64(t)))
 	first := true
-	for round := 0; ctx.Err() == nil; round++ {
-		err := r.playTable(ctx, t, round, rng, func() {
+	next := r.makeAsync(ctx, t, 0)
+	for round := 1; ctx.Err() == nil; round++ {
+		var m made
+		select {
+		case m = <-next:
+		case <-ctx.Done():
+			return
+		}
+		next = r.makeAsync(ctx, t, round)
+		if m.err != nil {
+			// Do not hammer a server that refuses: wait a little.
+			sleep(ctx, time.Second)
+			continue
+		}
+		r.playTable(ctx, t, m, rng, func() {
 			if first {
 				first = false
 				ready <- struct{}{}
 			}
 		})
-		if err != nil && ctx.Err() == nil {
-			// Do not hammer a server that refuses: wait a little.
-			sleep(ctx, time.Second)
-		}
 	}
 }
 
-// node is the node of a table's i-th connection: round-robin from the
-// table's own offset, so a table's seats sit on different nodes.
-func (r *runner) node(t, i int) string { return r.cfg.URLs[(t+i)%len(r.cfg.URLs)] }
+// made is a table made and seated, ready to be played.
+type made struct {
+	id     string
+	tokens []string // by seat
+	err    error
+}
 
-// playTable makes one table, seats its players, connects every screen and
-// plays until the game is over or ctx ends.
-func (r *runner) playTable(ctx context.Context, t, round int, rng *rand.Rand, ready func()) error {
+// makeAsync makes a table in the background.
+func (r *runner) makeAsync(ctx context.Context, t, round int) <-chan made {
+	out := make(chan made, 1)
+	go func() { out <- r.makeTable(ctx, t, round) }()
+	return out
+}
+
+// makeTable creates table number round of slot t and seats its players.
+func (r *runner) makeTable(ctx context.Context, t, round int) made {
 	cfg := r.cfg
+	start := time.Now()
 	seats := make([]map[string]string, cfg.Players)
 	for i := range seats {
 		seats[i] = map[string]string{"kind": "human"}
@@ -385,33 +411,48 @@ func (r *runner) playTable(ctx context.Context, t, round int, rng *rand.Rand, re
 	if len(cfg.Options) > 0 {
 		body["options"] = cfg.Options
 	}
-	var made struct {
-		ID string `json:"id"`
-	}
-	tok0, err := r.post(ctx, r.node(t, 0), "/api/tables", body, &made, "")
+	var m made
+	tok0, err := r.post(ctx, r.node(t, 0), "/api/tables", body, &struct {
+		ID *string `json:"id"`
+	}{&m.id}, "")
 	if err != nil {
 		r.fail("create", err)
-		return err
+		return made{err: err}
 	}
-	r.count(&r.made, 1)
-	tokens := []string{tok0}
+	m.tokens = []string{tok0}
 	for s := 1; s < cfg.Players; s++ {
-		tok, err := r.post(ctx, r.node(t, s), "/api/tables/"+made.ID+"/join", map[string]any{"seat": s, "name": name(s)}, nil, made.ID)
+		tok, err := r.post(ctx, r.node(t, s), "/api/tables/"+m.id+"/join", map[string]any{"seat": s, "name": name(s)}, nil, m.id)
 		if err != nil {
 			r.fail("join", err)
-			return err
+			return made{err: err}
 		}
-		tokens = append(tokens, tok)
+		m.tokens = append(m.tokens, tok)
 	}
+	r.count(&r.made, 1)
+	if r.measuring.Load() {
+		r.mu.Lock()
+		r.makes = append(r.makes, ms(time.Since(start)))
+		r.mu.Unlock()
+	}
+	return m
+}
 
+// node is the node of a table's i-th connection: round-robin from the
+// table's own offset, so a table's seats sit on different nodes.
+func (r *runner) node(t, i int) string { return r.cfg.URLs[(t+i)%len(r.cfg.URLs)] }
+
+// playTable connects every screen of a table made and plays until the game
+// is over or ctx ends.
+func (r *runner) playTable(ctx context.Context, t int, m made, rng *rand.Rand, ready func()) {
+	cfg := r.cfg
 	tctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	tb := &table{r: r, id: made.ID, screens: cfg.Players + cfg.Spectators, recs: map[int]*rec{}}
+	tb := &table{r: r, id: m.id, screens: cfg.Players + cfg.Spectators, recs: map[int]*rec{}}
 	conns := make([]*conn, 0, tb.screens)
 	for i := range tb.screens {
 		c := &conn{tb: tb, url: r.node(t, i), seat: -3}
 		if i < cfg.Players {
-			c.seat, c.token = i, tokens[i]
+			c.seat, c.token = i, m.tokens[i]
 			c.rng = rand.New(rand.NewPCG(rng.Uint64(), uint64(i)))
 		}
 		conns = append(conns, c)
@@ -437,7 +478,7 @@ func (r *runner) playTable(ctx context.Context, t, round int, rng *rand.Rand, re
 		}
 	}()
 	if err := <-errs; err != nil {
-		return err
+		return
 	}
 	ready()
 	over := make(chan struct{})
@@ -462,7 +503,6 @@ func (r *runner) playTable(ctx context.Context, t, round int, rng *rand.Rand, re
 	default:
 	}
 	tb.finish()
-	return nil
 }
 
 // table is one table being played: which actions wait for which screens.
