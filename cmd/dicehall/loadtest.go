@@ -31,6 +31,7 @@ var loadFlags struct {
 	actRate    float64
 	ramp       time.Duration
 	settle     time.Duration
+	warmup     time.Duration
 	duration   time.Duration
 	progress   time.Duration
 	seed       uint64
@@ -44,9 +45,10 @@ var loadtestCmd = &cobra.Command{
 would: it makes tables over the HTTP API, seats its players, opens a WebSocket
 for every seat and every spectator, and plays each seat's moves (random legal
 ones, read from the seat's view) as soon as it is its turn. A finished game
-makes way for a new table.
+makes way for the next table, made while it was played.
 
-It reports, over --duration after the ramp-up: moves committed a second (every
+Tables are made and connected during --ramp, then all start playing; after
+--warmup, it reports over --duration: moves committed a second (every
 stored move the screens were told of; player actions apart), and the latency
 from sending an action to the last screen of its table receiving the update
 (p50, p90, p99, max), with the errors, refusals and reconnections seen.
@@ -74,8 +76,9 @@ func init() {
 	f.DurationVar(&loadFlags.think, "think", 0, "pause before each action (0 = act at once)")
 	f.Float64Var(&loadFlags.actRate, "act-rate", 15, "most actions a second of one seat (0 = no cap; the server refuses over 20 messages a second a connection unless --limits-off)")
 	f.DurationVar(&loadFlags.ramp, "ramp", 10*time.Second, "spread the tables' first starts over this long")
-	f.DurationVar(&loadFlags.settle, "settle", time.Minute, "after the ramp, wait at most this long for every table to be connected before measuring")
-	f.DurationVar(&loadFlags.duration, "duration", 30*time.Second, "the measured window, after the ramp-up")
+	f.DurationVar(&loadFlags.settle, "settle", time.Minute, "after the ramp, wait at most this long for every table to be seated and connected; then all start playing")
+	f.DurationVar(&loadFlags.warmup, "warmup", 5*time.Second, "played, once every table is ready, before the measured window")
+	f.DurationVar(&loadFlags.duration, "duration", 30*time.Second, "the measured window, after the ramp-up and the warm-up")
 	f.DurationVar(&loadFlags.progress, "progress", 5*time.Second, "how often a progress line is logged")
 	f.Uint64Var(&loadFlags.seed, "seed", 1, "seed of the players' choices")
 	f.BoolVar(&loadFlags.json, "json", false, "print the report as JSON")
@@ -102,7 +105,7 @@ func runLoadtest(cmd *cobra.Command, _ []string) error {
 	defer stop()
 	rep, err := loadgen.Run(ctx, loadgen.Config{URLs: strings.Split(fl.urls, ","), Conns: fl.conns, Players: fl.players,
 		Spectators: fl.spectators, Game: fl.game, Options: options, Think: fl.think, ActRate: fl.actRate,
-		Ramp: fl.ramp, Settle: fl.settle, Duration: fl.duration, Progress: fl.progress, Seed: fl.seed, Logger: log})
+		Ramp: fl.ramp, Settle: fl.settle, Warmup: fl.warmup, Duration: fl.duration, Progress: fl.progress, Seed: fl.seed, Logger: log})
 	if rep == nil {
 		if errors.Is(err, context.Canceled) {
 			return &exitError{code: 130, err: errors.New("loadtest: interrupted before the measured window")}

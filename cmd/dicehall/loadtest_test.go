@@ -31,7 +31,7 @@ func TestLoadtestAgainstServer(t *testing.T) {
 		hs.Close()
 	})
 	// No act-rate cap: --limits-off lifts the server's message rate.
-	out, code := runDicehall(t, "", "loadtest", "--url", hs.URL, "--conns", "12", "--spectators", "1", "--ramp", "0s",
+	out, code := runDicehall(t, "", "loadtest", "--url", hs.URL, "--conns", "12", "--spectators", "1", "--ramp", "0s", "--warmup", "0s",
 		"--duration", "1500ms", "--act-rate", "0", "--json")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, out)

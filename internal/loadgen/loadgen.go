@@ -55,11 +55,15 @@ type Config struct {
 	// ActRate caps each seat's actions a second (0 = none): the server
 	// takes 20 messages a second from a connection by default.
 	ActRate float64
-	// Ramp spreads the tables' first starts over this long; 0 = none.
+	// Ramp spreads the making and connecting of the first tables over
+	// this long; 0 = none. Nobody plays until every table is ready.
 	Ramp time.Duration
 	// Settle bounds the wait, after Ramp, for every table to be seated
-	// and connected before the measured window opens; 0 = 60s.
+	// and connected; then the tables start playing; 0 = 60s.
 	Settle time.Duration
+	// Warmup is played, once every table is ready, before the measured
+	// window opens (the tables all start at once); 0 = none.
+	Warmup time.Duration
 	// Duration is the measured window; 0 = 30s.
 	Duration time.Duration
 	// Progress is how often a progress line is logged; 0 = 5s.
@@ -98,8 +102,8 @@ func (c *Config) defaults() error {
 	if c.Game == "" {
 		c.Game = "dicestars"
 	}
-	if c.Think < 0 || c.ActRate < 0 || c.Ramp < 0 || c.Duration < 0 || c.Settle < 0 || c.Progress < 0 {
-		return errors.New("think time, act rate, ramp, settle, duration and progress cannot be negative")
+	if c.Think < 0 || c.ActRate < 0 || c.Ramp < 0 || c.Duration < 0 || c.Settle < 0 || c.Warmup < 0 || c.Progress < 0 {
+		return errors.New("think time, act rate, ramp, settle, warm-up, duration and progress cannot be negative")
 	}
 	if c.Settle == 0 {
 		c.Settle = time.Minute
@@ -189,7 +193,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	if err := cfg.defaults(); err != nil {
 		return nil, err
 	}
-	r := &runner{cfg: cfg, errs: map[string]int64{}}
+	r := &runner{cfg: cfg, errs: map[string]int64{}, gate: make(chan struct{})}
 	per := cfg.Players + cfg.Spectators
 	tables := cfg.Conns / per
 	log := cfg.Logger
@@ -205,7 +209,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			// Spread the first starts evenly over the ramp.
+			// Spread the first tables evenly over the ramp.
 			if !sleep(runCtx, time.Duration(int64(cfg.Ramp)*int64(t)/int64(tables))) {
 				return
 			}
@@ -213,8 +217,8 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		}()
 	}
 
-	// The window opens once every table has been seated and connected
-	// (or Settle after the ramp, whatever is missing then).
+	// Play starts once every table has been seated and connected (or
+	// Settle after the ramp, whatever is missing then).
 	settle := time.NewTimer(cfg.Ramp + cfg.Settle)
 	defer settle.Stop()
 	tick := time.NewTicker(cfg.Progress)
@@ -228,7 +232,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 			log.Info("loadtest ramping up", "tables ready", n, "of", tables, "conns open", r.open.Load(), "errors", r.errTotal.Load())
 			continue
 		case <-settle.C:
-			log.Warn("loadtest: not every table is ready; measuring anyway", "ready", n, "of", tables)
+			log.Warn("loadtest: not every table is ready; playing anyway", "ready", n, "of", tables)
 		case <-ctx.Done():
 		}
 		break
@@ -238,7 +242,14 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		wg.Wait()
 		return nil, ctx.Err()
 	}
-	log.Info("loadtest measuring", "after", time.Since(start).Round(time.Millisecond), "conns open", r.open.Load())
+	log.Info("loadtest playing", "after", time.Since(start).Round(time.Millisecond), "conns open", r.open.Load(), "warm-up", cfg.Warmup)
+	close(r.gate)
+	if !sleep(ctx, cfg.Warmup) {
+		stop()
+		wg.Wait()
+		return nil, ctx.Err()
+	}
+	log.Info("loadtest measuring", "conns open", r.open.Load())
 	r.window(true)
 	winStart := time.Now()
 	open := ConnsOpen{Start: r.open.Load(), Min: r.open.Load(), Max: r.open.Load()}
@@ -294,7 +305,8 @@ loop:
 
 // runner holds a run's shared counters.
 type runner struct {
-	cfg Config
+	cfg  Config
+	gate chan struct{} // closed when the tables may start playing
 
 	measuring atomic.Bool
 	open      atomic.Int64 // welcomed WebSockets now
@@ -377,8 +389,14 @@ func (r *runner) tableLoop(ctx context.Context, t int, ready chan<- struct{}) {
 		}
 		r.playTable(ctx, t, m, rng, func() {
 			if first {
+				// Every table starts playing at once, when all are
+				// seated and connected: the ramp makes no moves.
 				first = false
 				ready <- struct{}{}
+				select {
+				case <-r.gate:
+				case <-ctx.Done():
+				}
 			}
 		})
 	}
