@@ -73,7 +73,7 @@ func init() {
 	f.IntVar(&loadFlags.spectators, "spectators", 3, "spectators per table, besides its players")
 	f.StringVar(&loadFlags.game, "game", "dicestars", "the game played (its views must list the seat's legal actions)")
 	f.StringVar(&loadFlags.options, "options", "", "the table options as JSON")
-	f.DurationVar(&loadFlags.think, "think", 0, "pause before each action (0 = act at once)")
+	f.DurationVar(&loadFlags.think, "think", 0, "mean pause before each action, drawn from half to one and a half times it (0 = act at once)")
 	f.Float64Var(&loadFlags.actRate, "act-rate", 15, "most actions a second of one seat (0 = no cap; the server refuses over 20 messages a second a connection unless --limits-off)")
 	f.DurationVar(&loadFlags.ramp, "ramp", 10*time.Second, "spread the tables' first starts over this long")
 	f.DurationVar(&loadFlags.settle, "settle", time.Minute, "after the ramp, wait at most this long for every table to be seated and connected; then all start playing")

@@ -109,6 +109,7 @@ type inMsg struct {
 	} `json:"turn"`
 	Code string `json:"code"` // error
 	Rule string `json:"rule"` // refused
+	ID   int64  `json:"id"`   // refused, error: the request's
 }
 
 // legalView is what a driver reads of its seat's view.
@@ -284,8 +285,31 @@ func (c *conn) run(ctx context.Context) bool {
 			if !sleep(ctx, 20*time.Millisecond) || (c.last != nil && !c.act(ctx, c.last)) {
 				return false
 			}
+		case "welcome":
+			// The server starts this screen afresh (a move it could not
+			// store, a seat handed back): take its version and view.
+			c.version = m.Version
+			if c.pending != 0 {
+				c.tb.dropped(c.pending)
+				c.pending = 0
+			}
+			if c.seat >= 0 {
+				c.last = data
+				if !c.act(ctx, data) {
+					return false
+				}
+			}
 		case "error":
 			r.fail("ws error message", &httpError{code: m.Code})
+			if c.pending != 0 && m.ID == c.msgID {
+				// The action failed (not stored in time, say): it made
+				// nothing; play again from the latest view, a moment later.
+				c.tb.dropped(c.pending)
+				c.pending = 0
+				if !sleep(ctx, 100*time.Millisecond) || (c.last != nil && !c.act(ctx, c.last)) {
+					return false
+				}
+			}
 		}
 	}
 }
@@ -306,7 +330,9 @@ func (c *conn) act(ctx context.Context, data []byte) bool {
 		return true
 	}
 	cfg := c.tb.r.cfg
-	wait := cfg.Think
+	// Uneven thinking, as people's: tables that all started together
+	// drift apart instead of acting in step.
+	wait := time.Duration(float64(cfg.Think) * (0.5 + c.rng.Float64()))
 	if cfg.ActRate > 0 {
 		wait = max(wait, time.Until(c.lastAct.Add(time.Duration(float64(time.Second)/cfg.ActRate))))
 	}

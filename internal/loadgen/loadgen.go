@@ -49,8 +49,9 @@ type Config struct {
 	Game string
 	// Options are the game's table options (nil = defaults).
 	Options json.RawMessage
-	// Think is how long a driver waits before each action (0 = none: it
-	// acts as soon as it is its turn).
+	// Think is how long a driver waits before each action on average,
+	// drawn evenly from half to one and a half times it (0 = none: it acts
+	// as soon as it is its turn).
 	Think time.Duration
 	// ActRate caps each seat's actions a second (0 = none): the server
 	// takes 20 messages a second from a connection by default.
