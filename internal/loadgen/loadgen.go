@@ -10,12 +10,14 @@
 package loadgen
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"log/slog"
+	"maps"
 	"math/rand/v2"
 	"net"
 	"net/http"
@@ -201,6 +203,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	log.Info("loadtest starting", "nodes", len(cfg.URLs), "conns", tables*per, "tables", tables,
 		"players", cfg.Players, "spectators", cfg.Spectators, "ramp", cfg.Ramp, "duration", cfg.Duration)
 
+	var err error
 	runCtx, stop := context.WithCancel(ctx)
 	defer stop()
 	var wg sync.WaitGroup
@@ -224,7 +227,8 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	defer settle.Stop()
 	tick := time.NewTicker(cfg.Progress)
 	defer tick.Stop()
-	for n := 0; n < tables; {
+	n := 0
+	for n < tables {
 		select {
 		case <-ready:
 			n++
@@ -238,10 +242,13 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		}
 		break
 	}
-	if ctx.Err() != nil {
+	if ctx.Err() == nil && n == 0 {
+		err = fmt.Errorf("no table could be made and connected in %v (errors: %v)", cfg.Ramp+cfg.Settle, r.errorCounts())
+	}
+	if ctx.Err() != nil || err != nil {
 		stop()
 		wg.Wait()
-		return nil, ctx.Err()
+		return nil, cmp.Or(err, ctx.Err())
 	}
 	log.Info("loadtest playing", "after", time.Since(start).Round(time.Millisecond), "conns open", r.open.Load(), "warm-up", cfg.Warmup)
 	close(r.gate)
@@ -296,10 +303,10 @@ loop:
 		Gaps: r.gaps.Load(), ErrorTotal: r.errTotal.Load(), ConnsOpen: open}
 	rep.MovesPerSec = rate(rep.Moves, elapsed)
 	rep.ActionsPerSec = rate(rep.Actions, elapsed)
+	rep.Errors = r.errorCounts()
 	r.mu.Lock()
 	rep.Latency = summarize(r.samples)
 	rep.MakeTable = summarize(r.makes)
-	rep.Errors = r.errs
 	r.mu.Unlock()
 	return rep, ctx.Err()
 }
@@ -349,6 +356,13 @@ func (r *runner) fail(kind string, err error) {
 	if first {
 		r.cfg.Logger.Warn("loadtest error (first of its kind)", "kind", kind, "err", err)
 	}
+}
+
+// errorCounts copies the errors counted by kind.
+func (r *runner) errorCounts() map[string]int64 {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return maps.Clone(r.errs)
 }
 
 func (r *runner) sample(d time.Duration) {

@@ -6,6 +6,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http/httptest"
+	"strings"
 	"testing"
 	"time"
 
@@ -114,5 +115,17 @@ func TestSummarize(t *testing.T) {
 	}
 	if (summarize(nil) != Latency{}) {
 		t.Error("no samples: want zeros")
+	}
+}
+
+// TestRunNoServer: when no table can be made, Run says so after the
+// settle time instead of reporting an empty window.
+func TestRunNoServer(t *testing.T) {
+	hs := httptest.NewServer(nil) // answers 404 to everything
+	hs.Close()
+	_, err := Run(context.Background(), Config{URLs: []string{hs.URL}, Conns: 5, Settle: 300 * time.Millisecond,
+		Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	if err == nil || !strings.Contains(err.Error(), "no table could be made") {
+		t.Fatalf("err %v, want no table could be made", err)
 	}
 }
