@@ -128,7 +128,9 @@ type conn struct {
 	rng   *rand.Rand
 
 	ws      *websocket.Conn
-	opened  bool // counted in runner.open
+	frames  chan frame    // what ws's reader got
+	done    chan struct{} // closed when ws is replaced or closed
+	opened  bool          // counted in runner.open
 	version int
 	// A driver's last turn message (to act again after a refusal), the
 	// version its pending action makes (0: none), when it last acted, and
@@ -177,6 +179,8 @@ func (c *conn) connect(ctx context.Context) error {
 	}
 	c.ws, c.opened, c.version = ws, true, m.Version
 	r.open.Add(1)
+	c.frames, c.done = make(chan frame, 64), make(chan struct{})
+	go read(ctx, ws, c.frames, c.done)
 	go keepAlive(ctx, ws)
 	c.pending = 0
 	if c.seat >= 0 {
@@ -191,6 +195,7 @@ func (c *conn) close() {
 		return
 	}
 	c.ws.CloseNow()
+	close(c.done)
 	c.ws = nil
 	if c.opened {
 		c.opened = false
@@ -219,17 +224,25 @@ func (c *conn) reconnect(ctx context.Context) bool {
 // over (true) or the connection fails for good or ctx ends (false).
 func (c *conn) run(ctx context.Context) bool {
 	r := c.tb.r
-	if c.last != nil && !c.act(ctx, c.last) {
-		return false
-	}
+	gate := r.gate // closed: the tables may play
 	for {
-		_, data, err := c.ws.Read(ctx)
-		at := time.Now()
-		if err != nil {
+		var f frame
+		select {
+		case f = <-c.frames:
+		case <-gate:
+			gate = nil
+			if c.last != nil && !c.act(ctx, c.last) {
+				return false
+			}
+			continue
+		case <-ctx.Done():
+			return false
+		}
+		if f.err != nil {
 			if ctx.Err() != nil {
 				return false
 			}
-			r.fail("ws read", err)
+			r.fail("ws read", f.err)
 			if !c.reconnect(ctx) {
 				return false
 			}
@@ -239,13 +252,13 @@ func (c *conn) run(ctx context.Context) bool {
 			continue
 		}
 		var m inMsg
-		if err := json.Unmarshal(data, &m); err != nil {
+		if err := json.Unmarshal(f.data, &m); err != nil {
 			r.fail("decode", err)
 			continue
 		}
 		switch m.Type {
 		case "update":
-			c.tb.received(m.Version, m.Move.Seat, at)
+			c.tb.received(m.Version, m.Move.Seat, f.at)
 			if m.Version == c.pending {
 				c.pending, c.refused = 0, 0
 			}
@@ -265,8 +278,8 @@ func (c *conn) run(ctx context.Context) bool {
 				return true
 			}
 			if c.seat >= 0 {
-				c.last = data
-				if !c.act(ctx, data) {
+				c.last = f.data
+				if !c.act(ctx, f.data) {
 					return false
 				}
 			}
@@ -294,8 +307,8 @@ func (c *conn) run(ctx context.Context) bool {
 				c.pending = 0
 			}
 			if c.seat >= 0 {
-				c.last = data
-				if !c.act(ctx, data) {
+				c.last = f.data
+				if !c.act(ctx, f.data) {
 					return false
 				}
 			}
@@ -314,9 +327,41 @@ func (c *conn) run(ctx context.Context) bool {
 	}
 }
 
+// frame is a message read, when it arrived, or the read's error.
+type frame struct {
+	data []byte
+	at   time.Time
+	err  error
+}
+
+// read reads ws for run, stamping each message as it arrives, so that a
+// screen busy thinking or waiting still answers the server's pings and
+// its latencies stay true. It ends after the first error, or when done
+// (the connection was replaced) or ctx ends.
+func read(ctx context.Context, ws *websocket.Conn, out chan<- frame, done <-chan struct{}) {
+	for {
+		_, data, err := ws.Read(ctx)
+		select {
+		case out <- frame{data: data, at: time.Now(), err: err}:
+		case <-done:
+			return
+		case <-ctx.Done():
+			return
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
 // act plays a random legal action when data (a welcome or update) says it
 // is the seat's turn. It reports false when the connection failed.
 func (c *conn) act(ctx context.Context, data []byte) bool {
+	select {
+	case <-c.tb.r.gate:
+	default:
+		return true // not yet: run acts when the gate opens
+	}
 	var m inMsg
 	if c.seat < 0 || c.pending != 0 || json.Unmarshal(data, &m) != nil {
 		return true

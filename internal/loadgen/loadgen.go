@@ -402,16 +402,12 @@ func (r *runner) tableLoop(ctx context.Context, t int, ready chan<- struct{}) {
 			sleep(ctx, time.Second)
 			continue
 		}
+		// Every table starts playing at once (r.gate), when all are
+		// seated and connected: the ramp makes no moves.
 		r.playTable(ctx, t, m, rng, func() {
 			if first {
-				// Every table starts playing at once, when all are
-				// seated and connected: the ramp makes no moves.
 				first = false
 				ready <- struct{}{}
-				select {
-				case <-r.gate:
-				case <-ctx.Done():
-				}
 			}
 		})
 	}
