@@ -258,6 +258,11 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		return nil, ctx.Err()
 	}
 	log.Info("loadtest measuring", "conns open", r.open.Load())
+	tick.Reset(cfg.Progress) // progress lines count from the window's start
+	select {
+	case <-tick.C:
+	default:
+	}
 	r.window(true)
 	winStart := time.Now()
 	open := ConnsOpen{Start: r.open.Load(), Min: r.open.Load(), Max: r.open.Load()}
