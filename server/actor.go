@@ -38,6 +38,12 @@ type table struct {
 
 	summary atomic.Pointer[TableSummary]
 	holds   int // callers of Server.actor not done yet (guarded by Server.mu)
+	// lease is this node's hold on the table (lease.go; zero when the
+	// server runs alone), taken at leasedAt, before the actor starts;
+	// lost is set once another node may have it.
+	lease    store.Lease
+	leasedAt time.Time
+	lost     atomic.Bool
 	// timerGen tags the armed timer: a timer that fires after it was
 	// re-armed or stopped finds another generation and does nothing.
 	timerGen atomic.Int64
@@ -126,7 +132,11 @@ func (s *Server) newTable(meta store.Table) (*table, error) {
 // run is the actor loop: each message, then one reconcile. An actor left
 // with nothing to do stops; the table is loaded again when someone needs it.
 func (t *table) run() {
-	defer close(t.done)
+	defer func() {
+		t.endLease(t.s.isClosing())
+		t.s.ended(t)
+		close(t.done)
+	}()
 	t.repair()
 	t.reconcile()
 	for {
@@ -234,8 +244,12 @@ func (t *table) shutdown() {
 	if len(t.conns) > 0 {
 		t.noteSeen() // the server is closing on people
 	}
+	code, why := statusGoingAway, "the server is shutting down"
+	if t.lost.Load() {
+		code, why = statusTryAgainLater, "the table moved to another server: reconnect"
+	}
 	for c := range t.conns {
-		c.closeGracefully(statusGoingAway, "the server is shutting down")
+		c.closeGracefully(code, why)
 	}
 	t.conns = nil
 	t.botWG.Wait()

@@ -23,7 +23,10 @@ func (t *table) saveMeta(touch bool) error {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), t.s.cfg.StoreTimeout)
 	defer cancel()
-	if err := t.s.store.UpdateTable(ctx, t.meta, store.NoFence); err != nil {
+	if err := t.s.store.UpdateTable(ctx, t.meta, t.fence()); err != nil {
+		if errors.Is(err, store.ErrFenced) {
+			t.leaseLost("a write of the table was fenced")
+		}
 		return fmt.Errorf("save table %s: %w", t.id, err)
 	}
 	return nil
@@ -147,8 +150,12 @@ func (t *table) commit(first *engine.Move) error {
 		logged[i] = c.move
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), t.s.cfg.StoreTimeout)
-	err := t.s.store.AppendMoves(ctx, t.id, t.version, logged, store.NoFence)
+	err := t.s.store.AppendMoves(ctx, t.id, t.version, logged, t.fence())
 	cancel()
+	if errors.Is(err, store.ErrFenced) {
+		t.leaseLost("a move was fenced")
+		return errStore
+	}
 	if err != nil {
 		t.storeFailed(err)
 		return errStore

@@ -22,6 +22,7 @@ import (
 const (
 	statusGoingAway     = websocket.StatusGoingAway
 	statusInternalError = websocket.StatusInternalError
+	statusTryAgainLater = websocket.StatusTryAgainLater
 
 	// maxFrame is the largest client message handled (docs/protocol.md);
 	// bigger ones up to hardFrameLimit are read, dropped and answered with
