@@ -9,6 +9,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/nats-io/nats.go"
+
 	"github.com/dicehall/dicehall/engine"
 	"github.com/dicehall/dicehall/store"
 )
@@ -44,6 +46,11 @@ type table struct {
 	lease    store.Lease
 	leasedAt time.Time
 	lost     atomic.Bool
+	// sub takes the table's messages from the bus while the actor runs;
+	// remotes are the connections other nodes hold here (bus.go).
+	sub     *nats.Subscription
+	rmu     sync.Mutex
+	remotes map[remoteKey]*conn
 	// timerGen tags the armed timer: a timer that fires after it was
 	// re-armed or stopped finds another generation and does nothing.
 	timerGen atomic.Int64
@@ -124,7 +131,7 @@ func (s *Server) newTable(meta store.Table) (*table, error) {
 		s: s, log: s.log.With("table", meta.ID), id: meta.ID, game: g, bots: bots,
 		inbox: make(chan message, s.cfg.InboxSize), ctx: ctx, stop: stop, done: make(chan struct{}),
 		meta: meta, set: set, history: moveLog{keep: s.cfg.LogMoves},
-		conns: map[*conn]struct{}{}, welcomes: map[*conn]bool{}, ctrls: map[engine.Seat]botCtrl{}, plans: map[engine.Seat]*botPlan{},
+		conns: map[*conn]struct{}{}, remotes: map[remoteKey]*conn{}, welcomes: map[*conn]bool{}, ctrls: map[engine.Seat]botCtrl{}, plans: map[engine.Seat]*botPlan{},
 		ctrlGen: map[engine.Seat]int{}, handedAt: map[engine.Seat]int64{}, times: newTurnTimes(), failedClock: map[engine.Seat]time.Time{}, failedDL: map[engine.Deadline]bool{},
 	}, nil
 }
@@ -133,10 +140,14 @@ func (s *Server) newTable(meta store.Table) (*table, error) {
 // with nothing to do stops; the table is loaded again when someone needs it.
 func (t *table) run() {
 	defer func() {
+		t.leaveBus()
 		t.endLease(t.s.isClosing())
 		t.s.ended(t)
 		close(t.done)
 	}()
+	if err := t.serveBus(); err != nil {
+		t.log.Error("table not reachable from other nodes", "err", err)
+	}
 	t.repair()
 	t.reconcile()
 	for {

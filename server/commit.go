@@ -190,8 +190,11 @@ func (t *table) commit(first *engine.Move) error {
 				Narration: c.narration, View: view, Turn: c.turn, Deadline: deadlines[seat], Bank: banks[seat]})
 		}
 		for cn := range t.conns {
-			cn.enqueue(msgs[cn.seat])
+			if cn.remote == nil {
+				cn.enqueue(msgs[cn.seat])
+			}
 		}
+		t.publishSeats(msgs) // the connections other nodes hold: once per node and seat
 	}
 	t.noticeTurns(began, batch[0].move.Seat) // stored and told: now those away may hear of it
 	return nil

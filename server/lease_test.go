@@ -31,6 +31,9 @@ func botsOnly() map[string]any {
 // crash stops a node as a kill -9 would: its leases are neither renewed
 // nor ended.
 func (ts *testServer) crash() {
+	if ts.nc != nil {
+		ts.nc.Close() // not a word to the others: they find out
+	}
 	ts.mu.Lock()
 	ts.crashed = true
 	ts.mu.Unlock()

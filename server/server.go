@@ -190,6 +190,7 @@ type Server struct {
 	auth     authState       // sign-in limits, hashing slots, passkey ceremonies (auth.go)
 	profiles profiles        // account names for the seats' profile links (ratings.go)
 	notices  chan TurnNotice // waiting for Config.Notifier (notify.go); nil = no notifier
+	bus      *bus            // the other nodes (bus.go); nil = none
 
 	// Limits (limits.go).
 	public    *url.URL // Config.PublicURL parsed; nil = any host
@@ -205,7 +206,7 @@ type Server struct {
 	// ending holds the actors stopped for idleness until their lease is
 	// ended: the table is not loaded again here before (lease.go).
 	ending map[string]*table
-	wg       sync.WaitGroup    // actors, handlers and closers
+	wg     sync.WaitGroup // actors, handlers and closers
 }
 
 // New starts a server. Every live table is loaded and replayed, so bots,
@@ -232,6 +233,10 @@ func New(cfg Config) (*Server, error) {
 		posts:  ipLimiter{rate: cfg.PostRate, burst: float64(cfg.PostBurst), m: map[string]*bucket{}},
 		public: public, httpConns: newConnLimiter(cfg.Limits.ConnsPerAddr, cfg.Logger), auth: newAuthState(cfg.Identity)}
 	s.handler = s.routes()
+	if err := s.startBus(); err != nil {
+		cancel()
+		return nil, err
+	}
 	s.startNotices()
 
 	lctx, lcancel := context.WithTimeout(ctx, time.Minute)
@@ -296,6 +301,9 @@ func (s *Server) Close() error {
 	}
 	for _, t := range tables {
 		<-t.done
+	}
+	if s.bus != nil {
+		s.bus.close()
 	}
 	if !waitTimeout(&s.wg, 3*time.Second) {
 		s.cancel() // connections that did not answer the close frame are cut
@@ -430,16 +438,29 @@ func (s *Server) loadOwned(ctx context.Context, id string) (*table, error) {
 // answers the request (404 not-found, 503 unavailable) and returns false.
 func (s *Server) loadActor(w http.ResponseWriter, r *http.Request, id, what string) (*table, func(), bool) {
 	t, release, err := s.actor(r.Context(), id)
-	if errors.Is(err, store.ErrNotFound) {
-		writeError(w, http.StatusNotFound, "not-found", "there is no such table")
-		return nil, nil, false
-	}
-	if err != nil {
-		s.log.Error(what+": table not loaded", "table", id, "err", err)
-		writeError(w, http.StatusServiceUnavailable, "unavailable", "the table cannot be reached now")
+	if !s.answerActorErr(w, id, what, err) {
 		return nil, nil, false
 	}
 	return t, release, true
+}
+
+// answerActorErr answers a request whose table could not be had (404
+// not-found, 503 unavailable) and returns false; true when err is nil.
+func (s *Server) answerActorErr(w http.ResponseWriter, id, what string, err error) bool {
+	var remote *errRemote
+	switch {
+	case err == nil:
+		return true
+	case errors.Is(err, store.ErrNotFound):
+		writeError(w, http.StatusNotFound, "not-found", "there is no such table")
+	case errors.As(err, &remote):
+		w.Header().Set("Retry-After", "2")
+		writeError(w, http.StatusServiceUnavailable, "unavailable", "the table is run by another server that cannot be reached from here now")
+	default:
+		s.log.Error(what+": table not loaded", "table", id, "err", err)
+		writeError(w, http.StatusServiceUnavailable, "unavailable", "the table cannot be reached now")
+	}
+	return false
 }
 
 // callTable runs f on table id's actor for an HTTP request, loading the
