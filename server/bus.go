@@ -55,7 +55,7 @@ const (
 	busOpenWait = 10 * time.Second
 )
 
-func tableSubject(id string) string { return "dh.t." + id }
+func tableSubject(id string) string  { return "dh.t." + id }
 func edgeSubject(node string) string { return "dh.e." + node }
 
 // bus is this node's side of the bus.

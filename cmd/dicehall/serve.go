@@ -80,6 +80,7 @@ func init() {
 	f.DurationVar(&serveFlags.wsIdle, "ws-idle", server.DefaultWSIdle, "close a WebSocket that sends nothing this long, unless it holds a seat in a game not over (0 = never)")
 	f.DurationVar(&serveFlags.bodyTimeout, "body-timeout", server.DefaultBodyTimeout, "time a request body may take to arrive once its headers are in (0 = no limit)")
 	notifyFlags(f)
+	clusterFlags(f)
 	rootCmd.AddCommand(serveCmd)
 }
 
@@ -114,6 +115,11 @@ func runServe(cmd *cobra.Command, _ []string) error {
 			log.Error("closing the database", "err", err)
 		}
 	}()
+	cluster, leaveCluster, err := clusterConfig(log)
+	if err != nil {
+		return err
+	}
+	defer leaveCluster()
 	push, err := notifyService(ctx, st, log)
 	if err != nil {
 		return err
@@ -142,7 +148,7 @@ func runServe(cmd *cobra.Command, _ []string) error {
 	}
 	srv, err := server.New(server.Config{Store: st, Games: all.Registry, Logger: log, BotDelay: delay, OpenExpiry: expiry,
 		AbandonAfter: never(serveFlags.abandon), LogMoves: serveFlags.logMoves,
-		MaxConnsPerTable: none(serveFlags.spectators), PublicURL: serveFlags.publicURL, Budgets: budget, Push: push,
+		MaxConnsPerTable: none(serveFlags.spectators), PublicURL: serveFlags.publicURL, Budgets: budget, Push: push, Cluster: cluster,
 		Limits: server.Limits{ConnsPerAddr: none(serveFlags.connsPerAddr), WSPerAddr: none(serveFlags.wsPerAddr),
 			WSIdle: never(serveFlags.wsIdle), BodyTimeout: never(serveFlags.bodyTimeout)}})
 	if err != nil {
