@@ -63,6 +63,14 @@ func Redact(dbURL string) string {
 	if err != nil {
 		return "postgres://(unparsable URL)"
 	}
+	// libpq also takes passwords as parameters.
+	q := u.Query()
+	for _, k := range []string{"password", "sslpassword"} {
+		if q.Has(k) {
+			q.Set(k, "xxxxx")
+			u.RawQuery = q.Encode()
+		}
+	}
 	return u.Redacted()
 }
 
@@ -79,6 +87,11 @@ func Open(ctx context.Context, dbURL string) (*Store, error) {
 		// A server configured with it off would lose acknowledged moves
 		// on a crash.
 		cfg.ConnConfig.RuntimeParams["synchronous_commit"] = "on"
+	}
+	if cfg.ConnConfig.ConnectTimeout == 0 {
+		// Without connect_timeout an unreachable host would hold a
+		// starting server for as long as TCP retries.
+		cfg.ConnConfig.ConnectTimeout = 10 * time.Second
 	}
 	if !strings.Contains(dbURL, "pool_max_conns") {
 		// Each commit waits for its WAL flush; PostgreSQL flushes the
@@ -101,7 +114,10 @@ func Open(ctx context.Context, dbURL string) (*Store, error) {
 // the session: a node that starts while another migrates waits, then finds
 // nothing to do.
 func migrate(ctx context.Context, pool *pgxpool.Pool) error {
-	locker, err := lock.NewPostgresSessionLocker()
+	// Retried every second (goose's default is 5 s: a node starting
+	// beside another would wait that long for a lock held a few ms), for
+	// up to 5 minutes.
+	locker, err := lock.NewPostgresSessionLocker(lock.WithLockTimeout(1, 300))
 	if err != nil {
 		return fmt.Errorf("migrations: %w", err)
 	}
@@ -113,6 +129,15 @@ func migrate(ctx context.Context, pool *pgxpool.Pool) error {
 	)
 	if err != nil {
 		return fmt.Errorf("migrations: %w", err)
+	}
+	// Checked without the lock, so nodes restarting on a database that is
+	// up to date never wait for one another.
+	pending, err := p.HasPending(ctx)
+	if err != nil {
+		return fmt.Errorf("migrations: %w", err)
+	}
+	if !pending {
+		return nil
 	}
 	results, err := p.Up(ctx)
 	if err != nil {

@@ -44,3 +44,44 @@ func TestConformance(t *testing.T) {
 			return open(t, u)
 		}))
 }
+
+// TestOpenConcurrently: nodes starting at once on a new database migrate
+// it once (goose's session lock) and all open.
+func TestOpenConcurrently(t *testing.T) {
+	u := testpg.Start(t).CreateDB(t)
+	const nodes = 4
+	stores := make([]*postgres.Store, nodes)
+	errs := make([]error, nodes)
+	var wg sync.WaitGroup
+	for i := range nodes {
+		wg.Go(func() { stores[i], errs[i] = postgres.Open(context.Background(), u) })
+	}
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			t.Fatalf("node %d: %v", i, err)
+		}
+		defer stores[i].Close()
+	}
+	if err := stores[0].CreateTable(context.Background(), store.Table{ID: "t", Game: "g", Status: store.StatusOpen}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := stores[nodes-1].GetTable(context.Background(), "t"); err != nil {
+		t.Fatalf("a table made on one node, read on another: %v", err)
+	}
+}
+
+func TestRedact(t *testing.T) {
+	for in, want := range map[string]string{
+		"postgres://dh:pw@db:5432/dh?sslmode=require":      "postgres://dh:xxxxx@db:5432/dh?sslmode=require",
+		"postgresql://dh@db/dh?password=pw&sslmode=verify": "postgresql://dh@db/dh?password=xxxxx&sslmode=verify",
+		"postgres://db/dh":                                 "postgres://db/dh",
+	} {
+		if got := postgres.Redact(in); got != want {
+			t.Errorf("Redact(%q) = %q, want %q", in, got, want)
+		}
+	}
+	if !postgres.IsURL("postgresql://x") || !postgres.IsURL("postgres://x") || postgres.IsURL("dicehall.db") {
+		t.Error("IsURL")
+	}
+}
