@@ -75,7 +75,7 @@ func TestRedact(t *testing.T) {
 	for in, want := range map[string]string{
 		"postgres://dh:pw@db:5432/dh?sslmode=require":      "postgres://dh:xxxxx@db:5432/dh?sslmode=require",
 		"postgresql://dh@db/dh?password=pw&sslmode=verify": "postgresql://dh@db/dh?password=xxxxx&sslmode=verify",
-		"postgres://db/dh":                                 "postgres://db/dh",
+		"postgres://db/dh": "postgres://db/dh",
 	} {
 		if got := postgres.Redact(in); got != want {
 			t.Errorf("Redact(%q) = %q, want %q", in, got, want)
