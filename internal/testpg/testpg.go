@@ -66,7 +66,13 @@ type Server struct {
 	stopErr  error
 }
 
+// shared holds the test binary's shared servers, one per Options.
 var shared struct {
+	sync.Mutex
+	m map[Options]*sharedServer
+}
+
+type sharedServer struct {
 	once sync.Once
 	srv  *Server
 	err  error
@@ -77,11 +83,28 @@ var shared struct {
 // the binaries are missing, and fails it when the server cannot start.
 func Start(tb testing.TB) *Server {
 	tb.Helper()
-	shared.once.Do(func() { shared.srv, shared.err = Launch(Options{}) })
-	if shared.err != nil {
-		fail(tb, shared.err)
+	return Shared(tb, Options{})
+}
+
+// Shared is Start for a server with options o (benchmarks share a durable
+// one): one per test binary and Options.
+func Shared(tb testing.TB, o Options) *Server {
+	tb.Helper()
+	shared.Lock()
+	if shared.m == nil {
+		shared.m = map[Options]*sharedServer{}
 	}
-	return shared.srv
+	sh := shared.m[o]
+	if sh == nil {
+		sh = &sharedServer{}
+		shared.m[o] = sh
+	}
+	shared.Unlock()
+	sh.once.Do(func() { sh.srv, sh.err = Launch(o) })
+	if sh.err != nil {
+		fail(tb, sh.err)
+	}
+	return sh.srv
 }
 
 // New starts a server of tb's own, stopped when tb ends; it skips or fails
@@ -100,15 +123,19 @@ func New(tb testing.TB, o Options) *Server {
 	return s
 }
 
-// Main runs a package's tests (m.Run), stops the shared server if they
-// started it, and exits with their code.
+// Main runs a package's tests (m.Run), stops the shared servers they
+// started, and exits with their code.
 func Main(m *testing.M) {
 	code := m.Run()
-	if shared.srv != nil {
-		if err := shared.srv.Stop(); err != nil {
-			fmt.Fprintln(os.Stderr, err)
+	shared.Lock()
+	for _, sh := range shared.m {
+		if sh.srv != nil {
+			if err := sh.srv.Stop(); err != nil {
+				fmt.Fprintln(os.Stderr, err)
+			}
 		}
 	}
+	shared.Unlock()
 	os.Exit(code)
 }
 

@@ -14,10 +14,11 @@ import (
 
 // Why fences are safe here.
 //
-// A fenced write (UpdateTable, AppendMoves) first reads the table's lease
-// row with SELECT … FOR SHARE, requiring it to be held by the fence's node
-// under its epoch and unexpired by the database's clock, and only then
-// writes, in the same READ COMMITTED transaction. Every change of a lease
+// A fenced write reads the table's lease row with SELECT … FOR SHARE,
+// requiring it to be held by the fence's node under its epoch and
+// unexpired by the database's clock, and writes only if it is, in the same
+// READ COMMITTED transaction (UpdateTable: a statement before the write;
+// AppendMoves: a sub-select of its one statement). Every change of a lease
 // (AcquireLease, RenewLeases, EndLease) updates that row, which needs a
 // lock that conflicts with FOR SHARE; so:
 //   - a change committed before the check is seen by it (each statement

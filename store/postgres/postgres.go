@@ -288,12 +288,34 @@ func (s *Store) UpdateTable(ctx context.Context, t store.Table, f store.Fence) e
 	return nil
 }
 
+// appendSQL is AppendMoves in one statement (one round trip, one implicit
+// transaction, durable at its commit): the version check and bump (the
+// UPDATE; a writer racing on the same version waits for the first one's
+// row lock, and PostgreSQL then re-checks the condition on the row the
+// first one committed, so exactly one of them matches), and the moves,
+// inserted only if the UPDATE matched. It returns 1 when it wrote, 0 when
+// it did not. The fenced form adds the lease check, FOR SHARE (lease.go).
+const appendSQL = `
+	WITH v AS (
+		UPDATE tables SET version = version + cardinality($3::integer[])
+		WHERE id = $1 AND version = $2 %s
+		RETURNING id),
+	ins AS (
+		INSERT INTO moves (table_id, idx, seat, at_ms, action)
+		SELECT v.id, $2 + m.n - 1, m.seat, m.at, m.action
+		FROM v, unnest($3::integer[], $4::bigint[], $5::text[]) WITH ORDINALITY AS m(seat, at, action, n))
+	SELECT count(*) FROM v`
+
+var (
+	appendUnfenced = fmt.Sprintf(appendSQL, "")
+	appendFenced   = fmt.Sprintf(appendSQL, `AND EXISTS (
+			SELECT 1 FROM leases WHERE table_id = $1 AND node = $6 AND epoch = $7 AND state = '`+leaseHeld+`' AND expires_ms > `+nowMs+`
+			FOR SHARE)`)
+)
+
 // AppendMoves implements store.Store: the fence, the version check and
-// bump, and the inserts are one transaction, acknowledged once its commit
-// is durable. The version check is a conditional UPDATE: a writer racing
-// on the same version waits for the first one's row lock, and PostgreSQL
-// then re-checks the condition on the row the first one committed, so
-// exactly one of them matches (the others get ErrConflict).
+// bump, and the inserts are one statement (appendSQL), acknowledged once
+// its commit is durable. When it wrote nothing, a second look tells why.
 func (s *Store) AppendMoves(ctx context.Context, id string, version int, moves []engine.LoggedMove, f store.Fence) error {
 	if err := check.Moves(moves); err != nil {
 		return fmt.Errorf("postgres: append to %q: %w", id, err)
@@ -304,42 +326,47 @@ func (s *Store) AppendMoves(ctx context.Context, id string, version int, moves [
 	for i, m := range moves {
 		seats[i], ats[i], actions[i] = int32(m.Seat), m.At, string(m.Action)
 	}
-	err := s.write(ctx, func(tx pgx.Tx) error {
-		if err := fence(ctx, tx, id, f); err != nil {
-			return err
-		}
-		n, err := affected(tx.Exec(ctx, `UPDATE tables SET version = version + $1 WHERE id = $2 AND version = $3`,
-			len(moves), id, version))
-		if err != nil {
-			return err
-		}
-		if n == 0 {
-			// Absent, or another version: tell which.
-			var stored int64
-			err := tx.QueryRow(ctx, `SELECT version FROM tables WHERE id = $1`, id).Scan(&stored)
-			if errors.Is(err, pgx.ErrNoRows) {
-				return store.ErrNotFound
-			}
-			if err != nil {
-				return err
-			}
-			return fmt.Errorf("at version %d (stored %d): %w", version, stored, store.ErrConflict)
-		}
-		if len(moves) == 0 {
-			return nil
-		}
-		// One statement for the whole batch: the moves as arrays.
-		_, err = tx.Exec(ctx, `
-			INSERT INTO moves (table_id, idx, seat, at_ms, action)
-			SELECT $1, $2 + m.n - 1, m.seat, m.at, m.action
-			FROM unnest($3::integer[], $4::bigint[], $5::text[]) WITH ORDINALITY AS m(seat, at, action, n)`,
-			id, version, seats, ats, actions)
-		return err
-	})
+	var n int
+	var err error
+	if f.Zero() {
+		err = s.pool.QueryRow(ctx, appendUnfenced, id, version, seats, ats, actions).Scan(&n)
+	} else {
+		err = s.pool.QueryRow(ctx, appendFenced, id, version, seats, ats, actions, f.Node, f.Epoch).Scan(&n)
+	}
+	if err == nil && n == 0 {
+		err = s.whyNotAppended(ctx, id, version, f)
+	}
 	if err != nil {
 		return s.wrap("append to", id, err)
 	}
 	return nil
+}
+
+// whyNotAppended says why an append wrote nothing, in the order a
+// transaction would have found it: no table, the fence, the version. It
+// reads after the fact, so a lease that lapsed meanwhile may turn a
+// conflict into ErrFenced: either way nothing was written.
+func (s *Store) whyNotAppended(ctx context.Context, id string, version int, f store.Fence) error {
+	var stored int64
+	err := s.pool.QueryRow(ctx, `SELECT version FROM tables WHERE id = $1`, id).Scan(&stored)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return store.ErrNotFound
+	}
+	if err != nil {
+		return err
+	}
+	if !f.Zero() {
+		ok, err := exists(ctx, s.pool, `
+			SELECT 1 FROM leases WHERE table_id = $1 AND node = $2 AND epoch = $3 AND state = '`+leaseHeld+`' AND expires_ms > `+nowMs,
+			id, f.Node, f.Epoch)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return store.ErrFenced
+		}
+	}
+	return fmt.Errorf("at version %d (stored %d): %w", version, stored, store.ErrConflict)
 }
 
 // Moves implements store.Store. One statement, so one snapshot: the LEFT

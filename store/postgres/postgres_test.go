@@ -2,6 +2,7 @@ package postgres_test
 
 import (
 	"context"
+	"log/slog"
 	"sync"
 	"testing"
 
@@ -11,7 +12,10 @@ import (
 	"github.com/dicehall/dicehall/store/storetest"
 )
 
-func TestMain(m *testing.M) { testpg.Main(m) }
+func TestMain(m *testing.M) {
+	slog.SetDefault(slog.New(slog.DiscardHandler)) // "migrated" lines for every database
+	testpg.Main(m)
+}
 
 func open(t testing.TB, url string) *postgres.Store {
 	t.Helper()
