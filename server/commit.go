@@ -24,6 +24,7 @@ func (t *table) saveMeta(touch bool) error {
 	ctx, cancel := context.WithTimeout(context.Background(), t.s.cfg.StoreTimeout)
 	defer cancel()
 	if err := t.s.store.UpdateTable(ctx, t.meta, store.NoFence); err != nil {
+		t.s.metrics.storeError("update_table")
 		return fmt.Errorf("save table %s: %w", t.id, err)
 	}
 	return nil
@@ -147,8 +148,10 @@ func (t *table) commit(first *engine.Move) error {
 		logged[i] = c.move
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), t.s.cfg.StoreTimeout)
+	start := time.Now() // the wall clock, not t.s.clock: this measures the store
 	err := t.s.store.AppendMoves(ctx, t.id, t.version, logged, store.NoFence)
 	cancel()
+	t.s.metrics.appended(t.meta.Game, first != nil, len(batch), start, err)
 	if err != nil {
 		t.storeFailed(err)
 		return errStore

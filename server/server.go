@@ -186,6 +186,7 @@ type Server struct {
 	auth     authState       // sign-in limits, hashing slots, passkey ceremonies (auth.go)
 	profiles profiles        // account names for the seats' profile links (ratings.go)
 	notices  chan TurnNotice // waiting for Config.Notifier (notify.go); nil = no notifier
+	metrics  *metrics        // Prometheus metrics (metrics.go)
 
 	// Limits (limits.go).
 	public    *url.URL // Config.PublicURL parsed; nil = any host
@@ -218,6 +219,7 @@ func New(cfg Config) (*Server, error) {
 		ctx: ctx, cancel: cancel, tables: map[string]*table{},
 		posts:  ipLimiter{rate: cfg.PostRate, burst: float64(cfg.PostBurst), m: map[string]*bucket{}},
 		public: public, httpConns: newConnLimiter(cfg.Limits.ConnsPerAddr, cfg.Logger), auth: newAuthState(cfg.Identity)}
+	s.metrics = newMetrics(s)
 	s.handler = s.routes()
 	s.startNotices()
 

@@ -57,6 +57,8 @@ func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
 		release()
 		return // Accept has answered the request
 	}
+	s.metrics.wsOpened()
+	defer s.metrics.wsClosed()
 	ws.SetReadLimit(hardFrameLimit)
 	ctx, cancel := context.WithCancel(s.ctx)
 	defer cancel()

@@ -80,6 +80,7 @@ func init() {
 	f.DurationVar(&serveFlags.wsIdle, "ws-idle", server.DefaultWSIdle, "close a WebSocket that sends nothing this long, unless it holds a seat in a game not over (0 = never)")
 	f.DurationVar(&serveFlags.bodyTimeout, "body-timeout", server.DefaultBodyTimeout, "time a request body may take to arrive once its headers are in (0 = no limit)")
 	notifyFlags(f)
+	metricsFlags(f)
 	rootCmd.AddCommand(serveCmd)
 }
 
@@ -148,6 +149,12 @@ func runServe(cmd *cobra.Command, _ []string) error {
 	if err != nil {
 		return err
 	}
+	stopMetrics, err := serveMetrics(cmd.OutOrStdout(), log, srv)
+	if err != nil {
+		_ = srv.Close()
+		return err
+	}
+	defer stopMetrics()
 	ln, err := net.Listen("tcp", serveFlags.addr)
 	if err != nil {
 		_ = srv.Close()
