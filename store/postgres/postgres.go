@@ -155,14 +155,6 @@ func (s *Store) Close() error {
 	return nil
 }
 
-// Ping checks that the database answers (a readiness probe).
-func (s *Store) Ping(ctx context.Context) error {
-	if err := s.pool.Ping(ctx); err != nil {
-		return fmt.Errorf("postgres: ping: %w", err)
-	}
-	return nil
-}
-
 func (s *Store) wrap(op, id string, err error) error {
 	return fmt.Errorf("postgres: %s %q: %w", op, id, err)
 }
