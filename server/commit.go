@@ -24,6 +24,7 @@ func (t *table) saveMeta(touch bool) error {
 	ctx, cancel := context.WithTimeout(context.Background(), t.s.cfg.StoreTimeout)
 	defer cancel()
 	if err := t.s.store.UpdateTable(ctx, t.meta, t.fence()); err != nil {
+		t.s.metrics.storeError("update_table")
 		if errors.Is(err, store.ErrFenced) {
 			t.leaseLost("a write of the table was fenced")
 		}
@@ -150,8 +151,10 @@ func (t *table) commit(first *engine.Move) error {
 		logged[i] = c.move
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), t.s.cfg.StoreTimeout)
+	start := time.Now() // the wall clock, not t.s.clock: this measures the store
 	err := t.s.store.AppendMoves(ctx, t.id, t.version, logged, t.fence())
 	cancel()
+	t.s.metrics.appended(t.meta.Game, first != nil, len(batch), start, err)
 	if errors.Is(err, store.ErrFenced) {
 		t.leaseLost("a move was fenced")
 		return errStore

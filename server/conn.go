@@ -273,6 +273,7 @@ func (c *conn) handle(data []byte) {
 		}
 		a, err := t.game.DecodeAction(m.Action)
 		if err != nil {
+			c.s.metrics.refused(engine.ErrBadAction.Rule)
 			c.enqueue(mustJSON(refusedMsg{Type: "refused", ID: m.ID, Rule: engine.ErrBadAction.Rule,
 				Message: "that action is not understood: " + err.Error()}))
 			return

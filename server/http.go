@@ -92,7 +92,7 @@ func (s *Server) routes() http.Handler {
 	mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, "not-found", "no such API route")
 	})
-	return securityHeaders(s.checkHost(s.guardBody(mux)))
+	return securityHeaders(s.checkHost(s.guardBody(s.metrics.countRequests(mux))))
 }
 
 func securityHeaders(h http.Handler) http.Handler {

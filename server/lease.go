@@ -222,6 +222,7 @@ func (s *Server) adopt(o store.Lease) bool {
 
 // tookOver records a table adopted from a node that died or drained.
 func (s *Server) tookOver(o store.Lease) {
+	s.metrics.leaseTakeover()
 	s.log.Info("table adopted", "table", o.Table, "from", o.Node, "epoch", o.Epoch+1)
 }
 

@@ -53,6 +53,7 @@ func (t *table) noteSeen() {
 }
 
 func (t *table) refuse(c *conn, id *int64, rule, message string) {
+	t.s.metrics.refused(rule)
 	c.enqueue(mustJSON(refusedMsg{Type: "refused", ID: id, Rule: rule, Message: message}))
 }
 

@@ -191,6 +191,7 @@ type Server struct {
 	profiles profiles        // account names for the seats' profile links (ratings.go)
 	notices  chan TurnNotice // waiting for Config.Notifier (notify.go); nil = no notifier
 	bus      *bus            // the other nodes (bus.go); nil = none
+	metrics  *metrics        // Prometheus metrics (metrics.go)
 
 	// Limits (limits.go).
 	public    *url.URL // Config.PublicURL parsed; nil = any host
@@ -232,6 +233,7 @@ func New(cfg Config) (*Server, error) {
 		ctx: ctx, cancel: cancel, tables: map[string]*table{}, ending: map[string]*table{},
 		posts:  ipLimiter{rate: cfg.PostRate, burst: float64(cfg.PostBurst), m: map[string]*bucket{}},
 		public: public, httpConns: newConnLimiter(cfg.Limits.ConnsPerAddr, cfg.Logger), auth: newAuthState(cfg.Identity)}
+	s.metrics = newMetrics(s)
 	s.handler = s.routes()
 	if err := s.startBus(); err != nil {
 		cancel()

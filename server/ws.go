@@ -68,6 +68,8 @@ func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
 		release()
 		return // Accept has answered the request
 	}
+	s.metrics.wsOpened()
+	defer s.metrics.wsClosed()
 	ws.SetReadLimit(hardFrameLimit)
 	c.ws = ws
 	defer func() {
