@@ -26,7 +26,7 @@ import (
 // TestClusterSurvivesKills runs three `serve` nodes on one PostgreSQL and
 // one NATS server, plays bots-only games on them while spectators watch
 // through whichever node they reach, and kills a node with SIGKILL every
-// few seconds (it comes back). Every game finishes; every move a
+// few seconds for a minute (it comes back). Every game finishes; every move a
 // spectator was told is in the stored log at its place, exactly once;
 // every log replays.
 func TestClusterSurvivesKills(t *testing.T) {
@@ -57,21 +57,31 @@ func TestClusterSurvivesKills(t *testing.T) {
 		return nodes[rand.IntN(len(nodes))]
 	}
 
-	const tables = 4
+	const tables = 6
 	ids := make([]string, tables)
-	for i := range ids {
-		body := `{"game":"dicestars","seats":[{"kind":"bot","bot":"greedy"},{"kind":"bot","bot":"greedy"}],"settings":{"botDelayMs":60}}`
-		resp, err := http.Post(nodes[i%3].url+"/api/tables", "application/json", strings.NewReader(body))
-		if err != nil {
-			t.Fatal(err)
+	create := func(i int) {
+		body := `{"game":"dicestars","seats":[{"kind":"bot","bot":"greedy"},{"kind":"bot","bot":"greedy"}],"settings":{"botDelayMs":150}}`
+		for attempt := 0; ; attempt++ {
+			resp, err := http.Post(pick().url+"/api/tables", "application/json", strings.NewReader(body))
+			if err == nil {
+				var out struct{ ID string }
+				_ = json.NewDecoder(resp.Body).Decode(&out)
+				resp.Body.Close()
+				if resp.StatusCode == http.StatusCreated && out.ID != "" {
+					ids[i] = out.ID
+					return
+				}
+				err = fmt.Errorf("status %d", resp.StatusCode)
+			}
+			if attempt == 20 {
+				t.Fatalf("create: %v", err)
+			}
+			time.Sleep(200 * time.Millisecond) // that node was just killed
 		}
-		var out struct{ ID string }
-		_ = json.NewDecoder(resp.Body).Decode(&out)
-		resp.Body.Close()
-		if resp.StatusCode != http.StatusCreated || out.ID == "" {
-			t.Fatalf("create: %d", resp.StatusCode)
-		}
-		ids[i] = out.ID
+	}
+	// Half the games start now, half while nodes are dying.
+	for i := range tables / 2 {
+		create(i)
 	}
 
 	// Spectators: what they were told, by table and version.
@@ -84,9 +94,12 @@ func TestClusterSurvivesKills(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	var wg sync.WaitGroup
-	for i, id := range ids {
+	for i := range ids {
 		told[i] = map[int]toldMove{}
 		over[i] = make(chan struct{})
+	}
+	watch := func(i int) {
+		id := ids[i]
 		wg.Go(func() {
 			for ctx.Err() == nil {
 				n := pick()
@@ -126,11 +139,21 @@ func TestClusterSurvivesKills(t *testing.T) {
 			}
 		})
 	}
+	for i := range tables / 2 {
+		watch(i)
+	}
 
 	// Kill a node every few seconds, and bring it back.
-	killUntil := time.Now().Add(20 * time.Second)
+	began := time.Now()
+	killUntil := began.Add(time.Minute)
 	kills := 0
 	for time.Now().Before(killUntil) {
+		if ids[tables-1] == "" && time.Since(began) > 20*time.Second {
+			for i := tables / 2; i < tables; i++ {
+				create(i)
+				watch(i)
+			}
+		}
 		time.Sleep(3 * time.Second)
 		i := rand.IntN(3)
 		mu.Lock()
