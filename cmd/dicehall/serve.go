@@ -18,7 +18,6 @@ import (
 	"github.com/dicehall/dicehall/engine"
 	"github.com/dicehall/dicehall/games/all"
 	"github.com/dicehall/dicehall/server"
-	"github.com/dicehall/dicehall/store/sqlite"
 )
 
 var serveFlags struct {
@@ -51,7 +50,8 @@ var serveCmd = &cobra.Command{
 	Short: "Serve the games in the browser (tables, lobby, live play, replays)",
 	Long: `Serve runs the web platform: open the printed address in a browser, pick a
 name, create a table and share its link. Tables and every move are kept in an
-embedded SQLite file (--db); a restarted server resumes every table where it
+embedded SQLite file (--db), or in a PostgreSQL database (--db
+postgres://…); a restarted server resumes every table where it
 was. Open tables nobody joins close after --open-expiry; a game nobody has
 had open for --abandon-after leaves the lobby's lists (its players still find
 it under their games). Stop it with Ctrl-C.
@@ -69,7 +69,7 @@ func init() {
 	f := serveCmd.Flags()
 	f.StringVar(&serveFlags.addr, "addr", "127.0.0.1:8080", "address to listen on, HOST:PORT (port 0 picks a free one)")
 	f.StringVar(&serveFlags.logFormat, "log-format", "text", "how the logs on stderr are written: text (key=value lines) or json (one JSON object a line, for a log collector)")
-	f.StringVar(&serveFlags.db, "db", "dicehall.db", "SQLite file keeping tables and moves (created if missing)")
+	f.StringVar(&serveFlags.db, "db", "dicehall.db", "SQLite file keeping tables and moves (created if missing), or a postgres://user:password@host/db URL: a PostgreSQL database several nodes may share")
 	f.DurationVar(&serveFlags.botDelay, "bot-delay", engine.DefaultBotDelayMs*time.Millisecond, "pause before each bot move, so people can follow it")
 	f.DurationVar(&serveFlags.openExpiry, "open-expiry", 24*time.Hour, "how long an open table waits for players after its last join before it closes (0 = for ever)")
 	f.DurationVar(&serveFlags.abandon, "abandon-after", server.DefaultAbandonAfter, "how long a game being played may go with no page open on it before the lobby's lists leave it out; its players still see it under their games (0 = never)")
@@ -82,6 +82,7 @@ func init() {
 	f.DurationVar(&serveFlags.bodyTimeout, "body-timeout", server.DefaultBodyTimeout, "time a request body may take to arrive once its headers are in (0 = no limit)")
 	f.BoolVar(&serveFlags.limitsOff, "limits-off", false, "BENCHMARKS ONLY, never on a public server: no per-address, per-table or per-creator limit and no POST or message rate, so that `dicehall loadtest` can play thousands of tables from one address")
 	notifyFlags(f)
+	clusterFlags(f)
 	metricsFlags(f)
 	rootCmd.AddCommand(serveCmd)
 }
@@ -108,7 +109,7 @@ func runServe(cmd *cobra.Command, _ []string) error {
 	if err != nil {
 		return err
 	}
-	st, err := sqlite.Open(serveFlags.db)
+	st, err := openStore(ctx, serveFlags.db)
 	if err != nil {
 		return fmt.Errorf("open the database: %w", err)
 	}
@@ -117,6 +118,11 @@ func runServe(cmd *cobra.Command, _ []string) error {
 			log.Error("closing the database", "err", err)
 		}
 	}()
+	cluster, leaveCluster, err := clusterConfig(log)
+	if err != nil {
+		return err
+	}
+	defer leaveCluster()
 	push, err := notifyService(ctx, st, log)
 	if err != nil {
 		return err
@@ -145,7 +151,7 @@ func runServe(cmd *cobra.Command, _ []string) error {
 	}
 	srv, err := server.New(limitsOff(serveFlags.limitsOff, server.Config{Store: st, Games: all.Registry, Logger: log, BotDelay: delay, OpenExpiry: expiry,
 		AbandonAfter: never(serveFlags.abandon), LogMoves: serveFlags.logMoves,
-		MaxConnsPerTable: none(serveFlags.spectators), PublicURL: serveFlags.publicURL, Budgets: budget, Push: push,
+		MaxConnsPerTable: none(serveFlags.spectators), PublicURL: serveFlags.publicURL, Budgets: budget, Push: push, Cluster: cluster,
 		Limits: server.Limits{ConnsPerAddr: none(serveFlags.connsPerAddr), WSPerAddr: none(serveFlags.wsPerAddr),
 			WSIdle: never(serveFlags.wsIdle), BodyTimeout: never(serveFlags.bodyTimeout)}}))
 	if err != nil {
@@ -166,7 +172,7 @@ func runServe(cmd *cobra.Command, _ []string) error {
 	served := make(chan error, 1)
 	go func() { served <- hs.Serve(ln) }()
 	fmt.Fprintf(cmd.OutOrStdout(), "dicehall: serving on http://%s/\n", ln.Addr())
-	log.Info("serving", "addr", ln.Addr().String(), "db", serveFlags.db)
+	log.Info("serving", "addr", ln.Addr().String(), "db", dbForLog(serveFlags.db))
 
 	select {
 	case <-ctx.Done():
