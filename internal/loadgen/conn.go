@@ -142,8 +142,34 @@ type conn struct {
 	msgID   int64
 }
 
-// connect opens the WebSocket and reads its welcome.
+// connect opens the WebSocket and reads its welcome. A server may say
+// "not now" (503 before the upgrade, close 1013 after it: a table changing
+// nodes); the page tries again, and so does connect, up to tryAgain times.
 func (c *conn) connect(ctx context.Context) error {
+	const tryAgain = 10
+	r := c.tb.r
+	for try := 1; ; try++ {
+		kind, err := c.connectOnce(ctx)
+		if err == nil {
+			return nil
+		}
+		var he *httpError
+		later := websocket.CloseStatus(err) == websocket.StatusTryAgainLater ||
+			(errors.As(err, &he) && he.status == http.StatusServiceUnavailable)
+		if !later || try == tryAgain {
+			r.fail(kind, err)
+			return err
+		}
+		r.fail("ws told to try again", err)
+		if !sleep(ctx, time.Duration(try)*100*time.Millisecond) {
+			return ctx.Err()
+		}
+	}
+}
+
+// connectOnce opens the WebSocket and reads its welcome; a failure says
+// which step failed.
+func (c *conn) connectOnce(ctx context.Context) (string, error) {
 	r := c.tb.r
 	dctx, cancel := context.WithTimeout(ctx, 15*time.Second)
 	defer cancel()
@@ -157,8 +183,7 @@ func (c *conn) connect(ctx context.Context) error {
 		if resp != nil && resp.StatusCode != http.StatusSwitchingProtocols {
 			err = fmt.Errorf("%w: %w", err, &httpError{status: resp.StatusCode})
 		}
-		r.fail("ws dial", err)
-		return fmt.Errorf("dial %s: %w", u, err)
+		return "ws dial", fmt.Errorf("dial %s: %w", u, err)
 	}
 	ws.SetReadLimit(4 << 20) // a welcome carries the log and the chat
 	_, data, err := ws.Read(dctx)
@@ -174,8 +199,7 @@ func (c *conn) connect(ctx context.Context) error {
 	}
 	if err != nil {
 		ws.CloseNow()
-		r.fail("ws welcome", err)
-		return fmt.Errorf("welcome at %s: %w", u, err)
+		return "ws welcome", fmt.Errorf("welcome at %s: %w", u, err)
 	}
 	c.ws, c.opened, c.version = ws, true, m.Version
 	r.open.Add(1)
@@ -186,7 +210,7 @@ func (c *conn) connect(ctx context.Context) error {
 	if c.seat >= 0 {
 		c.last = data
 	}
-	return nil
+	return "", nil
 }
 
 // close ends the connection, if open.
