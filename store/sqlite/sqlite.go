@@ -56,7 +56,6 @@ type Store struct {
 
 	appends *group.Committer[*appendReq] // AppendMoves' group commit
 
-
 	closeOnce sync.Once
 	closeErr  error
 }
