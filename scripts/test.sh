@@ -34,6 +34,10 @@ command -v chromium >/dev/null 2>&1 || need+=(chromium)
 [ -f /usr/share/dictd/freedict-fra-eng.index ] || need+=(dict-freedict-fra-eng)
 # npm fetches axe-core (pinned in web/e2e/axe) for the accessibility scan.
 command -v npm >/dev/null 2>&1 || need+=(npm)
+# PostgreSQL (the postgres store, the cluster tests; they start their own
+# server in a temp dir, never Debian's) and NATS (the cluster's messaging).
+ls /usr/lib/postgresql/*/bin/postgres >/dev/null 2>&1 || command -v postgres >/dev/null 2>&1 || need+=(postgresql)
+command -v nats-server >/dev/null 2>&1 || need+=(nats-server)
 if [ ${#need[@]} -gt 0 ]; then
   log "installing Debian packages: ${need[*]}"
   SUDO=""
@@ -45,6 +49,7 @@ fi
 # With them present these tests must run, never skip.
 export DICEHALL_E2E="${DICEHALL_E2E:-require}"
 export DICEHALL_WORDNET="${DICEHALL_WORDNET:-require}"
+export DICEHALL_CLUSTER="${DICEHALL_CLUSTER:-require}"
 
 log "go $(go env GOVERSION): download modules"
 go mod download

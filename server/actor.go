@@ -9,6 +9,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/nats-io/nats.go"
+
 	"github.com/dicehall/dicehall/engine"
 	"github.com/dicehall/dicehall/store"
 )
@@ -38,6 +40,17 @@ type table struct {
 
 	summary atomic.Pointer[TableSummary]
 	holds   int // callers of Server.actor not done yet (guarded by Server.mu)
+	// lease is this node's hold on the table (lease.go; zero when the
+	// server runs alone), taken at leasedAt, before the actor starts;
+	// lost is set once another node may have it.
+	lease    store.Lease
+	leasedAt time.Time
+	lost     atomic.Bool
+	// sub takes the table's messages from the bus while the actor runs;
+	// remotes are the connections other nodes hold here (bus.go).
+	sub     *nats.Subscription
+	rmu     sync.Mutex
+	remotes map[remoteKey]*conn
 	// timerGen tags the armed timer: a timer that fires after it was
 	// re-armed or stopped finds another generation and does nothing.
 	timerGen atomic.Int64
@@ -118,7 +131,7 @@ func (s *Server) newTable(meta store.Table) (*table, error) {
 		s: s, log: s.log.With("table", meta.ID), id: meta.ID, game: g, bots: bots,
 		inbox: make(chan message, s.cfg.InboxSize), ctx: ctx, stop: stop, done: make(chan struct{}),
 		meta: meta, set: set, history: moveLog{keep: s.cfg.LogMoves},
-		conns: map[*conn]struct{}{}, welcomes: map[*conn]bool{}, ctrls: map[engine.Seat]botCtrl{}, plans: map[engine.Seat]*botPlan{},
+		conns: map[*conn]struct{}{}, remotes: map[remoteKey]*conn{}, welcomes: map[*conn]bool{}, ctrls: map[engine.Seat]botCtrl{}, plans: map[engine.Seat]*botPlan{},
 		ctrlGen: map[engine.Seat]int{}, handedAt: map[engine.Seat]int64{}, times: newTurnTimes(), failedClock: map[engine.Seat]time.Time{}, failedDL: map[engine.Deadline]bool{},
 	}, nil
 }
@@ -126,7 +139,15 @@ func (s *Server) newTable(meta store.Table) (*table, error) {
 // run is the actor loop: each message, then one reconcile. An actor left
 // with nothing to do stops; the table is loaded again when someone needs it.
 func (t *table) run() {
-	defer close(t.done)
+	defer func() {
+		t.leaveBus()
+		t.endLease(t.s.isClosing())
+		t.s.ended(t)
+		close(t.done)
+	}()
+	if err := t.serveBus(); err != nil {
+		t.log.Error("table not reachable from other nodes", "err", err)
+	}
 	t.repair()
 	t.reconcile()
 	for {
@@ -234,8 +255,12 @@ func (t *table) shutdown() {
 	if len(t.conns) > 0 {
 		t.noteSeen() // the server is closing on people
 	}
+	code, why := statusGoingAway, "the server is shutting down"
+	if t.lost.Load() {
+		code, why = statusTryAgainLater, "the table moved to another server: reconnect"
+	}
 	for c := range t.conns {
-		c.closeGracefully(statusGoingAway, "the server is shutting down")
+		c.closeGracefully(code, why)
 	}
 	t.conns = nil
 	t.botWG.Wait()

@@ -23,7 +23,11 @@ func (t *table) saveMeta(touch bool) error {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), t.s.cfg.StoreTimeout)
 	defer cancel()
-	if err := t.s.store.UpdateTable(ctx, t.meta, store.NoFence); err != nil {
+	if err := t.s.store.UpdateTable(ctx, t.meta, t.fence()); err != nil {
+		t.s.metrics.storeError("update_table")
+		if errors.Is(err, store.ErrFenced) {
+			t.leaseLost("a write of the table was fenced")
+		}
 		return fmt.Errorf("save table %s: %w", t.id, err)
 	}
 	return nil
@@ -147,8 +151,14 @@ func (t *table) commit(first *engine.Move) error {
 		logged[i] = c.move
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), t.s.cfg.StoreTimeout)
-	err := t.s.store.AppendMoves(ctx, t.id, t.version, logged, store.NoFence)
+	start := time.Now() // the wall clock, not t.s.clock: this measures the store
+	err := t.s.store.AppendMoves(ctx, t.id, t.version, logged, t.fence())
 	cancel()
+	t.s.metrics.appended(t.meta.Game, first != nil, len(batch), start, err)
+	if errors.Is(err, store.ErrFenced) {
+		t.leaseLost("a move was fenced")
+		return errStore
+	}
 	if err != nil {
 		t.storeFailed(err)
 		return errStore
@@ -183,8 +193,11 @@ func (t *table) commit(first *engine.Move) error {
 				Narration: c.narration, View: view, Turn: c.turn, Deadline: deadlines[seat], Bank: banks[seat]})
 		}
 		for cn := range t.conns {
-			cn.enqueue(msgs[cn.seat])
+			if cn.remote == nil {
+				cn.enqueue(msgs[cn.seat])
+			}
 		}
+		t.publishSeats(msgs) // the connections other nodes hold: once per node and seat
 	}
 	t.noticeTurns(began, batch[0].move.Seat) // stored and told: now those away may hear of it
 	return nil

@@ -22,6 +22,7 @@ import (
 const (
 	statusGoingAway     = websocket.StatusGoingAway
 	statusInternalError = websocket.StatusInternalError
+	statusTryAgainLater = websocket.StatusTryAgainLater
 
 	// maxFrame is the largest client message handled (docs/protocol.md);
 	// bigger ones up to hardFrameLimit are read, dropped and answered with
@@ -69,6 +70,13 @@ type conn struct {
 	// Actor-owned: the seats as this connection was last told them.
 	told []SeatSummary
 
+	// remote: at a table's owner, a connection another node holds (its
+	// messages go there over the bus); proxy: at that node, the local
+	// connection whose table another node runs (bus.go). Both nil for a
+	// connection to a table run here.
+	remote *remoteLink
+	proxy  *proxyLink
+
 	// Reader-owned.
 	bucket  bucket
 	dropped int
@@ -79,6 +87,10 @@ type conn struct {
 // does not keep up: it is disconnected (it will reconnect and be welcomed
 // afresh) rather than ever blocking the caller.
 func (c *conn) enqueue(b []byte) {
+	if c.remote != nil {
+		c.remote.send(b) // the edge queues it, and drops the slow
+		return
+	}
 	select {
 	case c.send <- b:
 	case <-c.ctx.Done():
@@ -101,6 +113,10 @@ func (c *conn) closeGracefully(code websocket.StatusCode, reason string) {
 // been written (so a last error reaches the client before the close). A
 // full queue closes at once.
 func (c *conn) closeAfterQueue(code websocket.StatusCode, reason string) {
+	if c.remote != nil {
+		c.shut(code, reason, true) // the bus keeps the order
+		return
+	}
 	c.closeOnce.Do(func() {
 		c.closeCode, c.closeReason = code, reason
 		select {
@@ -115,6 +131,17 @@ func (c *conn) closeAfterQueue(code websocket.StatusCode, reason string) {
 }
 
 func (c *conn) shut(code websocket.StatusCode, reason string, graceful bool) {
+	if c.remote != nil {
+		c.closeOnce.Do(func() {
+			if code == 0 {
+				code = websocket.StatusPolicyViolation
+			}
+			c.remote.close(code, reason)
+			// Not on the caller's goroutine: it may be the actor's own.
+			c.s.goTracked(func() { c.remote.gone(c.t, c) })
+		})
+		return
+	}
 	c.closeOnce.Do(func() {
 		c.s.goTracked(func() {
 			if graceful {
@@ -228,6 +255,13 @@ func (c *conn) handle(data []byte) {
 		c.sendError(lenientID(data), "malformed", "the message is not a valid JSON object of the protocol: "+err.Error())
 		return
 	}
+	if c.proxy != nil {
+		// The table runs elsewhere: its owner answers.
+		if err := c.proxy.publish(c, "frame", data); err != nil {
+			c.sendError(lenientID(data), "unavailable", "the table cannot be reached now")
+		}
+		return
+	}
 	t := c.t
 	switch m.Type {
 	case "ping":
@@ -239,6 +273,7 @@ func (c *conn) handle(data []byte) {
 		}
 		a, err := t.game.DecodeAction(m.Action)
 		if err != nil {
+			c.s.metrics.refused(engine.ErrBadAction.Rule)
 			c.enqueue(mustJSON(refusedMsg{Type: "refused", ID: m.ID, Rule: engine.ErrBadAction.Rule,
 				Message: "that action is not understood: " + err.Error()}))
 			return

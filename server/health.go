@@ -1,6 +1,8 @@
 package server
 
 import (
+	"github.com/nats-io/nats.go"
+
 	"context"
 	"net/http"
 	"time"
@@ -39,6 +41,13 @@ func (s *Server) ready(w http.ResponseWriter, r *http.Request) {
 	if _, err := s.store.Count(ctx, store.Filter{Status: []string{store.StatusOpen}}); err != nil {
 		out.Checks["database"] = "the store does not answer: " + err.Error()
 		out.Status = "unready"
+	}
+	if s.bus != nil {
+		out.Checks["nats"] = "ok"
+		if st := s.bus.nc.Status(); st != nats.CONNECTED {
+			out.Checks["nats"] = "not connected to the other nodes: " + st.String()
+			out.Status = "unready"
+		}
 	}
 	s.mu.Lock()
 	draining, closed := s.draining, s.closed

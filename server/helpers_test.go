@@ -32,6 +32,7 @@ type testServer struct {
 	*Server
 	http  *httptest.Server
 	store store.Store
+	nc    interface{ Close() } // its bus connection, if a cluster node
 }
 
 // startServer runs a server on 127.0.0.1 with a memstore unless cfg has a

@@ -49,10 +49,10 @@ func (s *Server) routes() http.Handler {
 	mux.HandleFunc("GET /api/games/{id}/rules", s.getRules)
 	mux.HandleFunc("POST /api/tables", s.createTable)
 	mux.HandleFunc("GET /api/tables", s.listTables)
-	mux.HandleFunc("GET /api/tables/{id}", s.getTable)
+	mux.HandleFunc("GET /api/tables/{id}", s.ownerRoute(s.getTable))
 	mux.HandleFunc("GET /api/tables/mine", s.myTables)
-	mux.HandleFunc("POST /api/tables/{id}/join", s.joinTable)
-	mux.HandleFunc("POST /api/tables/{id}/rematch", s.rematch)
+	mux.HandleFunc("POST /api/tables/{id}/join", s.ownerRoute(s.joinTable))
+	mux.HandleFunc("POST /api/tables/{id}/rematch", s.ownerRoute(s.rematch))
 	mux.HandleFunc("GET /api/tables/{id}/replay", s.replay)
 	mux.HandleFunc("GET /ws/{id}", s.serveWS)
 	// Ratings, leaderboards and profiles (ratings.go, profiles.go).
@@ -92,7 +92,7 @@ func (s *Server) routes() http.Handler {
 	mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, "not-found", "no such API route")
 	})
-	return securityHeaders(s.checkHost(s.guardBody(mux)))
+	return securityHeaders(s.checkHost(s.guardBody(s.metrics.countRequests(mux))))
 }
 
 func securityHeaders(h http.Handler) http.Handler {
@@ -267,6 +267,9 @@ func writeError(w http.ResponseWriter, status int, code, message string) {
 // allowPost refuses a POST from another site or over its address's rate,
 // answering the error itself.
 func (s *Server) allowPost(w http.ResponseWriter, r *http.Request) bool {
+	if forwarded(r) {
+		return true // checked by the node the client reached (bus.go)
+	}
 	if !s.sameOrigin(r) {
 		writeError(w, http.StatusForbidden, "cross-origin", "requests from other sites are not accepted")
 		return false

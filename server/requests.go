@@ -23,6 +23,9 @@ func (t *table) attach(c *conn) error {
 		return err
 	}
 	t.conns[c] = struct{}{}
+	if c.remote != nil {
+		c.remote.admitted(c.seat) // before the welcome: the edge fans out by seat
+	}
 	t.welcome(c) // it says who is here: the others hear it as presence
 	return nil
 }
@@ -50,6 +53,7 @@ func (t *table) noteSeen() {
 }
 
 func (t *table) refuse(c *conn, id *int64, rule, message string) {
+	t.s.metrics.refused(rule)
 	c.enqueue(mustJSON(refusedMsg{Type: "refused", ID: id, Rule: rule, Message: message}))
 }
 

@@ -97,6 +97,10 @@ type Config struct {
 	// PushNotifier(Push) when it is nil).
 	Push *notify.Service
 
+	// Cluster, when set, makes this server one node of several sharing
+	// the store (lease.go, bus.go); nil = the server runs alone.
+	Cluster *Cluster
+
 	// PublicURL, when set (https://example.org), is the only host served:
 	// a request for another Host is refused (421 wrong-host), except
 	// loopback names on a loopback listener; and it is the origin pages
@@ -186,6 +190,8 @@ type Server struct {
 	auth     authState       // sign-in limits, hashing slots, passkey ceremonies (auth.go)
 	profiles profiles        // account names for the seats' profile links (ratings.go)
 	notices  chan TurnNotice // waiting for Config.Notifier (notify.go); nil = no notifier
+	bus      *bus            // the other nodes (bus.go); nil = none
+	metrics  *metrics        // Prometheus metrics (metrics.go)
 
 	// Limits (limits.go).
 	public    *url.URL // Config.PublicURL parsed; nil = any host
@@ -196,8 +202,12 @@ type Server struct {
 	mu       sync.Mutex
 	closed   bool
 	draining bool              // Drain was called: /readyz answers 503
+	crashed  bool              // tests: Close ends no lease, as a kill -9 would not
 	tables   map[string]*table // the running actors
-	wg       sync.WaitGroup    // actors, handlers and closers
+	// ending holds the actors stopped for idleness until their lease is
+	// ended: the table is not loaded again here before (lease.go).
+	ending map[string]*table
+	wg     sync.WaitGroup // actors, handlers and closers
 }
 
 // New starts a server. Every live table is loaded and replayed, so bots,
@@ -209,16 +219,26 @@ func New(cfg Config) (*Server, error) {
 		return nil, errors.New("server: a store and a game registry are required")
 	}
 	cfg.defaults()
+	if cfg.Cluster != nil {
+		c := *cfg.Cluster
+		c.defaults()
+		cfg.Cluster = &c
+	}
 	public, err := parsePublicURL(cfg.PublicURL)
 	if err != nil {
 		return nil, err
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	s := &Server{cfg: cfg, store: cfg.Store, games: cfg.Games, log: cfg.Logger, clock: cfg.Clock,
-		ctx: ctx, cancel: cancel, tables: map[string]*table{},
+		ctx: ctx, cancel: cancel, tables: map[string]*table{}, ending: map[string]*table{},
 		posts:  ipLimiter{rate: cfg.PostRate, burst: float64(cfg.PostBurst), m: map[string]*bucket{}},
 		public: public, httpConns: newConnLimiter(cfg.Limits.ConnsPerAddr, cfg.Logger), auth: newAuthState(cfg.Identity)}
+	s.metrics = newMetrics(s)
 	s.handler = s.routes()
+	if err := s.startBus(); err != nil {
+		cancel()
+		return nil, err
+	}
 	s.startNotices()
 
 	lctx, lcancel := context.WithTimeout(ctx, time.Minute)
@@ -230,7 +250,11 @@ func New(cfg Config) (*Server, error) {
 	}
 	resumed := 0
 	for _, m := range metas {
-		t, err := s.loadTable(lctx, m.ID)
+		t, err := s.loadOwned(lctx, m.ID)
+		var remote *errRemote
+		if errors.As(err, &remote) {
+			continue // another node runs it
+		}
 		if err != nil {
 			// One broken table must not keep the others down.
 			s.log.Error("table not resumed", "table", m.ID, "err", err)
@@ -242,6 +266,10 @@ func New(cfg Config) (*Server, error) {
 		}
 		resumed++
 	}
+	if s.clustered() {
+		go s.keepLeases()
+		go s.sweepOrphans()
+	}
 	// Ratings a crash or a store failure left unapplied (ratings.go).
 	if n, err := s.sweepRatings(lctx, ratingSweepStart); err != nil {
 		s.log.Error("rating sweep", "err", err)
@@ -249,7 +277,7 @@ func New(cfg Config) (*Server, error) {
 		s.log.Info("rating sweep", "rated", n)
 	}
 	s.sweepRatingsLater()
-	s.log.Info("server ready", "tables_resumed", resumed)
+	s.log.Info("server ready", "tables_resumed", resumed, "node", s.Node())
 	return s, nil
 }
 
@@ -275,6 +303,9 @@ func (s *Server) Close() error {
 	}
 	for _, t := range tables {
 		<-t.done
+	}
+	if s.bus != nil {
+		s.bus.close()
 	}
 	if !waitTimeout(&s.wg, 3*time.Second) {
 		s.cancel() // connections that did not answer the close frame are cut
@@ -359,8 +390,46 @@ func (s *Server) forget(t *table) bool {
 	}
 	if s.tables[t.id] == t {
 		delete(s.tables, t.id)
+		s.ending[t.id] = t
 	}
 	return true
+}
+
+// ended forgets an exited actor that was waiting for its lease to end.
+func (s *Server) ended(t *table) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.ending[t.id] == t {
+		delete(s.ending, t.id)
+	}
+}
+
+// isClosing reports whether Close has begun.
+func (s *Server) isClosing() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.closed
+}
+
+// loadOwned takes the table's lease (when clustered: *errRemote if another
+// node has it) and loads it, not started.
+func (s *Server) loadOwned(ctx context.Context, id string) (*table, error) {
+	l, err := s.acquire(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	at := time.Now()
+	t, err := s.loadTable(ctx, id)
+	if err != nil {
+		if l.Epoch != 0 {
+			ectx, cancel := context.WithTimeout(context.Background(), s.cfg.StoreTimeout)
+			_ = s.store.EndLease(ectx, l, false)
+			cancel()
+		}
+		return nil, err
+	}
+	t.lease, t.leasedAt = l, at
+	return t, nil
 }
 
 // actor returns the running actor of a table, loading it from the store if
@@ -371,16 +440,29 @@ func (s *Server) forget(t *table) bool {
 // answers the request (404 not-found, 503 unavailable) and returns false.
 func (s *Server) loadActor(w http.ResponseWriter, r *http.Request, id, what string) (*table, func(), bool) {
 	t, release, err := s.actor(r.Context(), id)
-	if errors.Is(err, store.ErrNotFound) {
-		writeError(w, http.StatusNotFound, "not-found", "there is no such table")
-		return nil, nil, false
-	}
-	if err != nil {
-		s.log.Error(what+": table not loaded", "table", id, "err", err)
-		writeError(w, http.StatusServiceUnavailable, "unavailable", "the table cannot be reached now")
+	if !s.answerActorErr(w, id, what, err) {
 		return nil, nil, false
 	}
 	return t, release, true
+}
+
+// answerActorErr answers a request whose table could not be had (404
+// not-found, 503 unavailable) and returns false; true when err is nil.
+func (s *Server) answerActorErr(w http.ResponseWriter, id, what string, err error) bool {
+	var remote *errRemote
+	switch {
+	case err == nil:
+		return true
+	case errors.Is(err, store.ErrNotFound):
+		writeError(w, http.StatusNotFound, "not-found", "there is no such table")
+	case errors.As(err, &remote):
+		w.Header().Set("Retry-After", "2")
+		writeError(w, http.StatusServiceUnavailable, "unavailable", "the table is run by another server that cannot be reached from here now")
+	default:
+		s.log.Error(what+": table not loaded", "table", id, "err", err)
+		writeError(w, http.StatusServiceUnavailable, "unavailable", "the table cannot be reached now")
+	}
+	return false
 }
 
 // callTable runs f on table id's actor for an HTTP request, loading the
@@ -407,25 +489,36 @@ func callTable[T any](s *Server, w http.ResponseWriter, r *http.Request, id, wha
 }
 
 func (s *Server) actor(ctx context.Context, id string) (t *table, release func(), err error) {
-	s.mu.Lock()
-	t, ok := s.tables[id]
-	if ok {
-		t.holds++
-	}
-	closed := s.closed
-	s.mu.Unlock()
-	if !ok {
-		if closed {
+	for {
+		s.mu.Lock()
+		t, ok := s.tables[id]
+		if ok {
+			t.holds++
+		}
+		ending, closed := s.ending[id], s.closed
+		s.mu.Unlock()
+		switch {
+		case ok:
+		case closed:
 			return nil, nil, errClosed
+		case ending != nil:
+			// Its lease is being ended: take the table again after.
+			select {
+			case <-ending.done:
+				continue
+			case <-ctx.Done():
+				return nil, nil, ctx.Err()
+			}
+		default:
+			if t, err = s.loadOwned(ctx, id); err != nil {
+				return nil, nil, err
+			}
+			if t, err = s.start(t, true); err != nil {
+				return nil, nil, err
+			}
 		}
-		if t, err = s.loadTable(ctx, id); err != nil {
-			return nil, nil, err
-		}
-		if t, err = s.start(t, true); err != nil {
-			return nil, nil, err
-		}
+		return t, func() { s.release(t) }, nil
 	}
-	return t, func() { s.release(t) }, nil
 }
 
 // release ends a hold; the actor is nudged to see whether it is idle now.

@@ -199,6 +199,20 @@ func (s *Server) openTable(ctx context.Context, meta store.Table, cr creator) (*
 	}
 	t.log = s.log.With("table", t.id)
 	t.publish()
+	if s.clustered() {
+		l, err := s.acquire(ctx, t.id)
+		var remote *errRemote
+		if errors.As(err, &remote) {
+			t.stop() // another node took it up already (its live tables at start)
+			return t, nil
+		}
+		if err != nil {
+			t.stop()
+			s.log.Error("new table not leased", "table", t.id, "err", err)
+			return nil, &refusal{http.StatusServiceUnavailable, "unavailable", "the table was saved but cannot be started now: open it again"}
+		}
+		t.lease, t.leasedAt = l, time.Now()
+	}
 	if _, err := s.start(t, false); err != nil {
 		return nil, &refusal{http.StatusServiceUnavailable, "closing", "the server is shutting down"}
 	}

@@ -46,8 +46,19 @@ func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
 			fmt.Sprintf("%s (%s): at most %d spectators' connections at once", errAddrFull, addr, lim))
 		return
 	}
-	t, release, ok := s.loadActor(w, r, id, "ws")
-	if !ok {
+	ctx, cancel := context.WithCancel(s.ctx)
+	defer cancel()
+	c := &conn{s: s, tokenHash: token, account: account, accountName: acct.Name, send: make(chan []byte, s.cfg.SendQueue),
+		ctx: ctx, cancel: cancel, log: s.log.With("table", id, "remote", clientAddr(r)),
+		bucket: bucket{rate: s.cfg.MsgRate, burst: float64(s.cfg.MsgBurst)},
+		addr:   addr, serial: s.connSeq.Add(1), born: s.clock.Now()}
+	t, release, err := s.actor(r.Context(), id)
+	var remote *errRemote
+	if errors.As(err, &remote) && s.bus != nil {
+		s.serveProxied(w, r, id, remote.lease.Node, c)
+		return
+	}
+	if !s.answerActorErr(w, id, "ws", err) {
 		return
 	}
 	// The origin was checked by checkHandshake (s.sameOrigin, which knows
@@ -57,13 +68,10 @@ func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
 		release()
 		return // Accept has answered the request
 	}
+	s.metrics.wsOpened()
+	defer s.metrics.wsClosed()
 	ws.SetReadLimit(hardFrameLimit)
-	ctx, cancel := context.WithCancel(s.ctx)
-	defer cancel()
-	c := &conn{s: s, ws: ws, tokenHash: token, account: account, accountName: acct.Name, send: make(chan []byte, s.cfg.SendQueue),
-		ctx: ctx, cancel: cancel, log: s.log.With("table", id, "remote", clientAddr(r)),
-		bucket: bucket{rate: s.cfg.MsgRate, burst: float64(s.cfg.MsgBurst)},
-		addr:   addr, serial: s.connSeq.Add(1), born: s.clock.Now()}
+	c.ws = ws
 	defer func() {
 		if c.counted.Load() {
 			s.wsConns.release(addr)

@@ -6,6 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/dicehall/dicehall/store/postgres"
 	"github.com/dicehall/dicehall/store/sqlite"
 )
 
@@ -23,6 +24,9 @@ For PostgreSQL, use pg_dump (see docs/architecture.md).`,
 	Example: "  dicehall backup --db dicehall.db backups/dicehall-2026-11-25.db",
 	Args:    cobra.ExactArgs(1),
 	RunE: func(cmd *cobra.Command, args []string) error {
+		if postgres.IsURL(backupDB) {
+			return refusePostgres(backupDB)
+		}
 		if _, err := os.Stat(backupDB); err != nil {
 			return fmt.Errorf("backup: the database %q: %w", backupDB, err)
 		}

@@ -18,7 +18,6 @@ import (
 	"github.com/dicehall/dicehall/engine"
 	"github.com/dicehall/dicehall/games/all"
 	"github.com/dicehall/dicehall/server"
-	"github.com/dicehall/dicehall/store/sqlite"
 )
 
 var serveFlags struct {
@@ -50,7 +49,8 @@ var serveCmd = &cobra.Command{
 	Short: "Serve the games in the browser (tables, lobby, live play, replays)",
 	Long: `Serve runs the web platform: open the printed address in a browser, pick a
 name, create a table and share its link. Tables and every move are kept in an
-embedded SQLite file (--db); a restarted server resumes every table where it
+embedded SQLite file (--db), or in a PostgreSQL database (--db
+postgres://…); a restarted server resumes every table where it
 was. Open tables nobody joins close after --open-expiry; a game nobody has
 had open for --abandon-after leaves the lobby's lists (its players still find
 it under their games). Stop it with Ctrl-C.
@@ -68,7 +68,7 @@ func init() {
 	f := serveCmd.Flags()
 	f.StringVar(&serveFlags.addr, "addr", "127.0.0.1:8080", "address to listen on, HOST:PORT (port 0 picks a free one)")
 	f.StringVar(&serveFlags.logFormat, "log-format", "text", "how the logs on stderr are written: text (key=value lines) or json (one JSON object a line, for a log collector)")
-	f.StringVar(&serveFlags.db, "db", "dicehall.db", "SQLite file keeping tables and moves (created if missing)")
+	f.StringVar(&serveFlags.db, "db", "dicehall.db", "SQLite file keeping tables and moves (created if missing), or a postgres://user:password@host/db URL: a PostgreSQL database several nodes may share")
 	f.DurationVar(&serveFlags.botDelay, "bot-delay", engine.DefaultBotDelayMs*time.Millisecond, "pause before each bot move, so people can follow it")
 	f.DurationVar(&serveFlags.openExpiry, "open-expiry", 24*time.Hour, "how long an open table waits for players after its last join before it closes (0 = for ever)")
 	f.DurationVar(&serveFlags.abandon, "abandon-after", server.DefaultAbandonAfter, "how long a game being played may go with no page open on it before the lobby's lists leave it out; its players still see it under their games (0 = never)")
@@ -80,6 +80,8 @@ func init() {
 	f.DurationVar(&serveFlags.wsIdle, "ws-idle", server.DefaultWSIdle, "close a WebSocket that sends nothing this long, unless it holds a seat in a game not over (0 = never)")
 	f.DurationVar(&serveFlags.bodyTimeout, "body-timeout", server.DefaultBodyTimeout, "time a request body may take to arrive once its headers are in (0 = no limit)")
 	notifyFlags(f)
+	clusterFlags(f)
+	metricsFlags(f)
 	rootCmd.AddCommand(serveCmd)
 }
 
@@ -105,7 +107,7 @@ func runServe(cmd *cobra.Command, _ []string) error {
 	if err != nil {
 		return err
 	}
-	st, err := sqlite.Open(serveFlags.db)
+	st, err := openStore(ctx, serveFlags.db)
 	if err != nil {
 		return fmt.Errorf("open the database: %w", err)
 	}
@@ -114,6 +116,11 @@ func runServe(cmd *cobra.Command, _ []string) error {
 			log.Error("closing the database", "err", err)
 		}
 	}()
+	cluster, leaveCluster, err := clusterConfig(log)
+	if err != nil {
+		return err
+	}
+	defer leaveCluster()
 	push, err := notifyService(ctx, st, log)
 	if err != nil {
 		return err
@@ -142,12 +149,18 @@ func runServe(cmd *cobra.Command, _ []string) error {
 	}
 	srv, err := server.New(server.Config{Store: st, Games: all.Registry, Logger: log, BotDelay: delay, OpenExpiry: expiry,
 		AbandonAfter: never(serveFlags.abandon), LogMoves: serveFlags.logMoves,
-		MaxConnsPerTable: none(serveFlags.spectators), PublicURL: serveFlags.publicURL, Budgets: budget, Push: push,
+		MaxConnsPerTable: none(serveFlags.spectators), PublicURL: serveFlags.publicURL, Budgets: budget, Push: push, Cluster: cluster,
 		Limits: server.Limits{ConnsPerAddr: none(serveFlags.connsPerAddr), WSPerAddr: none(serveFlags.wsPerAddr),
 			WSIdle: never(serveFlags.wsIdle), BodyTimeout: never(serveFlags.bodyTimeout)}})
 	if err != nil {
 		return err
 	}
+	stopMetrics, err := serveMetrics(cmd.OutOrStdout(), log, srv)
+	if err != nil {
+		_ = srv.Close()
+		return err
+	}
+	defer stopMetrics()
 	ln, err := net.Listen("tcp", serveFlags.addr)
 	if err != nil {
 		_ = srv.Close()
@@ -157,7 +170,7 @@ func runServe(cmd *cobra.Command, _ []string) error {
 	served := make(chan error, 1)
 	go func() { served <- hs.Serve(ln) }()
 	fmt.Fprintf(cmd.OutOrStdout(), "dicehall: serving on http://%s/\n", ln.Addr())
-	log.Info("serving", "addr", ln.Addr().String(), "db", serveFlags.db)
+	log.Info("serving", "addr", ln.Addr().String(), "db", dbForLog(serveFlags.db))
 
 	select {
 	case <-ctx.Done():

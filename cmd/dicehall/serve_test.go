@@ -139,10 +139,11 @@ func TestServeLimits(t *testing.T) {
 
 // served is a running `dicehall serve` process.
 type served struct {
-	cmd    *exec.Cmd
-	url    string
-	stderr *bytes.Buffer
-	exited chan error
+	cmd     *exec.Cmd
+	url     string
+	metrics string // the metrics' URL when serve has --metrics-addr
+	stderr  *bytes.Buffer
+	exited  chan error
 }
 
 func buildDicehall(t *testing.T) string {
@@ -177,6 +178,10 @@ func startServe(t *testing.T, bin, db string, flags ...string) *served {
 	go func() {
 		sc := bufio.NewScanner(stdout)
 		for sc.Scan() {
+			// The metrics line comes first: read before the address is sent.
+			if u, ok := strings.CutPrefix(sc.Text(), "dicehall: metrics on "); ok {
+				s.metrics = u
+			}
 			if u, ok := strings.CutPrefix(sc.Text(), "dicehall: serving on "); ok {
 				lines <- u
 			}
@@ -378,13 +383,14 @@ func TestServeSurvivesSIGKILL(t *testing.T) {
 }
 
 // TestServeProbesAndJSONLogs: an orchestrator's view of `serve` — ready
-// once listening, logs as JSON lines when asked, and on SIGTERM a drain
-// logged before the clean exit.
+// once listening, metrics on their own listener, logs as JSON lines when
+// asked, and on SIGTERM a drain logged before the clean exit.
 func TestServeProbesAndJSONLogs(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs the binary")
 	}
-	s := startServe(t, buildDicehall(t), filepath.Join(t.TempDir(), "dicehall.db"), "--log-format", "json")
+	s := startServe(t, buildDicehall(t), filepath.Join(t.TempDir(), "dicehall.db"), "--log-format", "json",
+		"--metrics-addr", "127.0.0.1:0")
 	for _, path := range []string{"/healthz", "/readyz"} {
 		resp, err := http.Get(s.url + path)
 		if err != nil {
@@ -395,6 +401,7 @@ func TestServeProbesAndJSONLogs(t *testing.T) {
 			t.Errorf("%s: %d", path, resp.StatusCode)
 		}
 	}
+	checkMetrics(t, s) // after the probes: the requests are counted
 	if err := s.cmd.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)
 	}
@@ -419,5 +426,38 @@ func TestServeProbesAndJSONLogs(t *testing.T) {
 	}
 	if !drained {
 		t.Errorf("no drain logged:\n%s", s.stderr)
+	}
+}
+
+// checkMetrics scrapes serve's metrics listener and finds dicehall's metrics
+// and the runtime's there, and none on the game's listener.
+func checkMetrics(t *testing.T, s *served) {
+	t.Helper()
+	if s.metrics == "" {
+		t.Fatal("serve --metrics-addr printed no metrics address")
+	}
+	resp, err := http.Get(s.metrics)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, err := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if err != nil || resp.StatusCode != http.StatusOK {
+		t.Fatalf("GET %s: %d %v", s.metrics, resp.StatusCode, err)
+	}
+	for _, name := range []string{"dicehall_websockets_open", "dicehall_websockets_accepted_total", "dicehall_tables_owned",
+		"dicehall_moves_committed_total", "dicehall_commit_seconds", "dicehall_lease_takeovers_total", "dicehall_refused_total",
+		"dicehall_store_errors_total", "dicehall_http_requests_total", "go_goroutines", "process_resident_memory_bytes"} {
+		if !strings.Contains(string(body), "# TYPE "+name+" ") {
+			t.Errorf("no %s in the metrics", name)
+		}
+	}
+	resp, err = http.Get(s.url + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusNotFound {
+		t.Errorf("GET /metrics on the game's listener: %d", resp.StatusCode)
 	}
 }
