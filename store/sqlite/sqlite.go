@@ -3,7 +3,10 @@
 //
 // Durability: the database runs in WAL mode with synchronous=FULL, so a
 // commit is fsynced to the WAL before AppendMoves returns; a killed process
-// or a power cut loses nothing that was acknowledged.
+// or a power cut loses nothing that was acknowledged. Appends that arrive
+// while a commit runs share the next transaction and its one fsync (group
+// commit, store/internal/group), each checked on its own: a refused one
+// writes nothing and does not hold back the others.
 //
 // Connections: SQLite allows one writer at a time. Writes go through a pool
 // of exactly one connection, so writers in this process queue in Go (honouring
@@ -32,6 +35,7 @@ import (
 	"github.com/dicehall/dicehall/engine"
 	"github.com/dicehall/dicehall/store"
 	"github.com/dicehall/dicehall/store/internal/check"
+	"github.com/dicehall/dicehall/store/internal/group"
 	"github.com/dicehall/dicehall/store/migrations"
 )
 
@@ -49,6 +53,8 @@ type Store struct {
 	path   string
 	writer *sql.DB // one connection: the only writer in this process
 	reader *sql.DB // query-only connections
+
+	appends *group.Committer[*appendReq] // AppendMoves' group commit
 
 	closeOnce sync.Once
 	closeErr  error
@@ -119,7 +125,9 @@ func open(path string, free func(dir string) (uint64, error)) (*Store, error) {
 		writer.Close()
 		return nil, fmt.Errorf("sqlite: open %s: %w", path, err)
 	}
-	return &Store{path: path, writer: writer, reader: reader}, nil
+	s := &Store{path: path, writer: writer, reader: reader}
+	s.appends = group.New(s.commitAppends, group.Options{})
+	return s, nil
 }
 
 // dsn builds the connection string. Every pragma is per connection except
@@ -168,11 +176,12 @@ func migrate(ctx context.Context, db *sql.DB) error {
 // Path returns the database file's path (to reopen it).
 func (s *Store) Path() string { return s.path }
 
-// Close closes the database; the last connection checkpoints the WAL into
+// Close closes the database, after committing the appends already
+// queued (later ones fail); the last connection checkpoints the WAL into
 // the main file. Closing twice is harmless.
 func (s *Store) Close() error {
 	s.closeOnce.Do(func() {
-		s.closeErr = errors.Join(s.reader.Close(), s.writer.Close())
+		s.closeErr = errors.Join(s.appends.Close(), s.reader.Close(), s.writer.Close())
 	})
 	return s.closeErr
 }
@@ -259,69 +268,18 @@ func (s *Store) UpdateTable(ctx context.Context, t store.Table, f store.Fence) e
 	return nil
 }
 
-// AppendMoves implements store.Store. The version check, the version bump
-// and the inserts are one transaction; it returns after the commit is
-// fsynced. On an error other than ErrConflict, ErrNotFound or a validation
-// error, re-read the table's Version before retrying: an I/O error at
-// commit can leave it unknown whether the moves were written.
-func (s *Store) AppendMoves(ctx context.Context, id string, version int, moves []engine.LoggedMove, f store.Fence) (err error) {
+// AppendMoves implements store.Store. The fence and version checks, the
+// version bump and the inserts are one transaction, shared with the other
+// appends that queued meanwhile (group commit: appends.go); it returns
+// after that transaction's commit is fsynced. On an error other than
+// ErrConflict, ErrFenced, ErrNotFound, a validation error or ctx's, re-read
+// the table's Version before retrying: an I/O error at commit can leave it
+// unknown whether the moves were written.
+func (s *Store) AppendMoves(ctx context.Context, id string, version int, moves []engine.LoggedMove, f store.Fence) error {
 	if err := check.Moves(moves); err != nil {
 		return fmt.Errorf("sqlite: append to %q: %w", id, err)
 	}
-	tx, err := s.writer.BeginTx(ctx, nil)
-	if err != nil {
-		return s.wrap("append to", id, err)
-	}
-	defer func() {
-		if err != nil {
-			tx.Rollback()
-		}
-	}()
-	if no, err := fenced(ctx, tx, id, f); no || err != nil {
-		if err == nil {
-			if ok, xerr := exists(ctx, tx, `SELECT 1 FROM tables WHERE id = ?`, id); xerr != nil || !ok {
-				err = cmp.Or(xerr, store.ErrNotFound)
-			} else {
-				err = store.ErrFenced
-			}
-		}
-		return s.wrap("append to", id, err)
-	}
-	res, err := tx.ExecContext(ctx,
-		`UPDATE tables SET version = version + ? WHERE id = ? AND version = ?`,
-		len(moves), id, version)
-	if err != nil {
-		return s.wrap("append to", id, err)
-	}
-	n, err := res.RowsAffected()
-	if err != nil {
-		return s.wrap("append to", id, err)
-	}
-	if n == 0 {
-		// Absent, or another version: tell which.
-		var stored int64
-		err := tx.QueryRowContext(ctx, `SELECT version FROM tables WHERE id = ?`, id).Scan(&stored)
-		if errors.Is(err, sql.ErrNoRows) {
-			return s.wrap("append to", id, store.ErrNotFound)
-		}
-		if err != nil {
-			return s.wrap("append to", id, err)
-		}
-		return fmt.Errorf("sqlite: append to %q at version %d (stored %d): %w", id, version, stored, store.ErrConflict)
-	}
-	if len(moves) > 0 {
-		stmt, err := tx.PrepareContext(ctx, `INSERT INTO moves (table_id, idx, seat, at_ms, action) VALUES (?, ?, ?, ?, ?)`)
-		if err != nil {
-			return s.wrap("append to", id, err)
-		}
-		defer stmt.Close()
-		for i, m := range moves {
-			if _, err := stmt.ExecContext(ctx, id, version+i, int64(m.Seat), m.At, string(m.Action)); err != nil {
-				return s.wrap("append to", id, err)
-			}
-		}
-	}
-	if err := tx.Commit(); err != nil {
+	if err := s.appends.Submit(ctx, &appendReq{id: id, version: version, moves: moves, fence: f}); err != nil {
 		return s.wrap("append to", id, err)
 	}
 	return nil
