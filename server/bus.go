@@ -502,16 +502,58 @@ func (p *proxyLink) deliver(c *conn, data []byte, v wireVersion) {
 	c.enqueue(data)
 }
 
-// serveProxied serves a WebSocket for a table owned by another node.
-func (s *Server) serveProxied(w http.ResponseWriter, r *http.Request, id string, owner string, c *conn) {
+// ownerWaits bounds the tries to reach a table's owner that nobody
+// answers for (it is subscribing as the table starts, or letting it go
+// as it stops): between them, this node may take the table itself.
+const ownerWaits = 10
+
+// noOwner reports whether nobody listens on the table's subject.
+func noOwner(err error) bool { return errors.Is(err, nats.ErrNoResponders) }
+
+// ownerPause is the wait before try attempt+1: 20 ms doubling to 320 ms
+// (about 2.5 s in all).
+func ownerPause(ctx context.Context, attempt int) error {
+	select {
+	case <-time.After(min(20*time.Millisecond<<attempt, 320*time.Millisecond)):
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// openProxied registers c as this node's connection to table id, run by
+// owner, and has the owner admit it; its welcome may arrive (and wait in
+// c's queue) before the WebSocket is accepted.
+func (s *Server) openProxied(ctx context.Context, id, owner string, c *conn) error {
 	b := s.bus
+	c.proxy = &proxyLink{b: b, table: id, owner: owner}
+	b.mu.Lock()
+	b.proxied[c.serial] = c
+	b.mu.Unlock()
+	if err := c.proxy.open(ctx, c); err != nil {
+		b.unproxy(c)
+		return err
+	}
+	return nil
+}
+
+// unproxy forgets a proxied connection and tells its owner it went.
+func (b *bus) unproxy(c *conn) {
+	b.mu.Lock()
+	delete(b.proxied, c.serial)
+	b.mu.Unlock()
+	_ = c.proxy.publish(c, "close", nil)
+}
+
+// serveProxied serves the WebSocket of a connection openProxied opened.
+func (s *Server) serveProxied(w http.ResponseWriter, r *http.Request, c *conn) {
+	defer s.bus.unproxy(c)
 	ws, err := websocket.Accept(w, r, &websocket.AcceptOptions{InsecureSkipVerify: true})
 	if err != nil {
 		return
 	}
 	ws.SetReadLimit(hardFrameLimit)
 	c.ws = ws
-	c.proxy = &proxyLink{b: b, table: id, owner: owner}
 	writerDone := make(chan struct{})
 	go func() {
 		defer close(writerDone)
@@ -522,20 +564,6 @@ func (s *Server) serveProxied(w http.ResponseWriter, r *http.Request, id string,
 		<-writerDone
 		_ = ws.CloseNow()
 	}()
-	b.mu.Lock()
-	b.proxied[c.serial] = c
-	b.mu.Unlock()
-	defer func() {
-		b.mu.Lock()
-		delete(b.proxied, c.serial)
-		b.mu.Unlock()
-		_ = c.proxy.publish(c, "close", nil)
-	}()
-	if err := c.proxy.open(c.ctx, c); err != nil {
-		c.log.Info("table owner not reached", "owner", owner, "err", err)
-		_ = ws.Close(websocket.StatusTryAgainLater, "the table is changing servers: reconnect")
-		return
-	}
 	c.readLoop()
 }
 
@@ -568,13 +596,6 @@ func (s *Server) ownerRoute(h http.HandlerFunc) http.HandlerFunc {
 			h(w, r)
 			return
 		}
-		ctx, cancel := context.WithTimeout(r.Context(), s.cfg.StoreTimeout)
-		l, err := s.store.LeaseOf(ctx, id)
-		cancel()
-		if err != nil || l.Node == s.Node() {
-			h(w, r) // nobody runs it: this node will
-			return
-		}
 		if r.Method == http.MethodPost && !s.allowPost(w, r) {
 			return
 		}
@@ -583,23 +604,44 @@ func (s *Server) ownerRoute(h http.HandlerFunc) http.HandlerFunc {
 			writeError(w, http.StatusRequestEntityTooLarge, "too-large", fmt.Sprintf("request bodies are limited to %d bytes", s.cfg.MaxBody))
 			return
 		}
-		call := httpCall{Method: r.Method, URL: r.URL.RequestURI(), Host: r.Host, Remote: r.RemoteAddr, Header: r.Header.Clone(), Body: body}
-		m := nats.NewMsg(tableSubject(id))
-		m.Header.Set("K", "http")
-		m.Header.Set("E", s.Node())
-		m.Data = mustJSON(call)
-		rctx, rcancel := context.WithTimeout(r.Context(), busOpenWait)
-		defer rcancel()
-		reply, err := s.bus.nc.RequestMsgWithContext(rctx, m)
-		var ans httpCall
-		if err == nil {
-			err = json.Unmarshal(reply.Data, &ans)
+		here := func() {
+			r.Body = io.NopCloser(bytes.NewReader(body))
+			h(w, r.WithContext(context.WithValue(r.Context(), forwardedKey{}, true))) // limits applied above
 		}
-		if err != nil {
-			s.log.Info("table owner not reached", "table", id, "owner", l.Node, "err", err)
-			w.Header().Set("Retry-After", "2")
-			writeError(w, http.StatusServiceUnavailable, "unavailable", "the table is changing servers: try again in a moment")
-			return
+		call := httpCall{Method: r.Method, URL: r.URL.RequestURI(), Host: r.Host, Remote: r.RemoteAddr, Header: r.Header.Clone(), Body: body}
+		var ans httpCall
+		for attempt := 0; ; attempt++ {
+			if s.running(id) != nil {
+				here()
+				return
+			}
+			ctx, cancel := context.WithTimeout(r.Context(), s.cfg.StoreTimeout)
+			l, lerr := s.store.LeaseOf(ctx, id)
+			cancel()
+			if lerr != nil || l.Node == s.Node() {
+				here() // nobody runs it: this node will
+				return
+			}
+			m := nats.NewMsg(tableSubject(id))
+			m.Header.Set("K", "http")
+			m.Header.Set("E", s.Node())
+			m.Data = mustJSON(call)
+			rctx, rcancel := context.WithTimeout(r.Context(), busOpenWait)
+			reply, err := s.bus.nc.RequestMsgWithContext(rctx, m)
+			rcancel()
+			if err == nil {
+				err = json.Unmarshal(reply.Data, &ans)
+			}
+			if noOwner(err) && attempt < ownerWaits && ownerPause(r.Context(), attempt) == nil {
+				continue // the owner is starting or letting the table go
+			}
+			if err != nil {
+				s.log.Info("table owner not reached", "table", id, "owner", l.Node, "err", err)
+				w.Header().Set("Retry-After", "2")
+				writeError(w, http.StatusServiceUnavailable, "unavailable", "the table is changing servers: try again in a moment")
+				return
+			}
+			break
 		}
 		for k, v := range ans.Header {
 			w.Header()[k] = v

@@ -135,3 +135,32 @@ func TestOwnerDeathPlayersReconnect(t *testing.T) {
 	checkLogReplays(t, st, id)
 	_ = context.Background
 }
+
+// TestJoinRightAfterCreate: a table made on a is joined and opened through
+// b at once, many times over: the owner may not listen yet, or may be
+// letting the idle table go; the other node waits for it or takes the
+// table, and the player never sees a refusal.
+func TestJoinRightAfterCreate(t *testing.T) {
+	st := memstore.New()
+	url := startNATS(t)
+	a := startNode(t, st, url, "a")
+	b := startNode(t, st, url, "b")
+	for i := range 6 { // within one address's budget of open tables
+		ann := newPlayer(t, a)
+		id := ann.create(map[string]any{"game": "dicestars", "name": "ann",
+			"seats": []map[string]any{{"kind": "human"}, {"kind": "human"}}})
+		bob := newPlayer(t, b)
+		if st := bob.join(id, 1, "bob"); st != http.StatusOK {
+			t.Fatalf("round %d: join through b: %d", i, st)
+		}
+		ws, err := dialWS(b, id, bob.jar)
+		if err != nil {
+			t.Fatalf("round %d: %v", i, err)
+		}
+		c := newWSClient(t, ws)
+		if w := c.next(); w.Type != "welcome" || w.Seat != 1 {
+			t.Fatalf("round %d: first message through b: %s seat %d", i, w.Type, w.Seat)
+		}
+		_ = ws.CloseNow()
+	}
+}

@@ -53,10 +53,23 @@ func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
 		bucket: bucket{rate: s.cfg.MsgRate, burst: float64(s.cfg.MsgBurst)},
 		addr:   addr, serial: s.connSeq.Add(1), born: s.clock.Now()}
 	t, release, err := s.actor(r.Context(), id)
-	var remote *errRemote
-	if errors.As(err, &remote) && s.bus != nil {
-		s.serveProxied(w, r, id, remote.lease.Node, c)
-		return
+	for attempt := 0; s.bus != nil; attempt++ {
+		var remote *errRemote
+		if !errors.As(err, &remote) {
+			break
+		}
+		// Another node runs the table: relay to it (bus.go).
+		oerr := s.openProxied(r.Context(), id, remote.lease.Node, c)
+		if oerr == nil {
+			s.serveProxied(w, r, c)
+			return
+		}
+		if !noOwner(oerr) || attempt == ownerWaits || ownerPause(r.Context(), attempt) != nil {
+			c.log.Info("table owner not reached", "owner", remote.lease.Node, "err", oerr)
+			break
+		}
+		// Nobody listens for it yet, or any more: it may be free to take.
+		t, release, err = s.actor(r.Context(), id)
 	}
 	if !s.answerActorErr(w, id, "ws", err) {
 		return
