@@ -285,7 +285,10 @@ func (t *table) serveBus() error {
 // tells the edges to send their players back.
 func (t *table) leaveBus() {
 	if t.sub != nil {
-		_ = t.sub.Unsubscribe()
+		// Drain, not Unsubscribe: a request already on its way here is
+		// still answered (this node takes the table again for it, or
+		// sends the player back), rather than dropped unanswered.
+		_ = t.sub.Drain()
 	}
 }
 

@@ -24,8 +24,10 @@ import (
 
 // Cluster configures the server as one node of several.
 type Cluster struct {
-	// Node names this node among the live ones: "" = host-pid-random.
-	// Two live nodes must never share a name.
+	// Node names this node (default: the host and process id). Each
+	// start adds "~" and a random suffix (Server.Node tells the result),
+	// so a node restarted under the same name never takes over the
+	// leases of its previous run: those lapse and are adopted.
 	Node string
 	// LeaseTTL is how long a lease lasts unless renewed: 0 = 10s. Renewals
 	// come every third of it.
@@ -40,20 +42,17 @@ type Cluster struct {
 
 func (c *Cluster) defaults() {
 	if c.Node == "" {
-		c.Node = newNodeName()
-	}
-	setDefault(&c.LeaseTTL, 10*time.Second)
-	setDefault(&c.SweepEvery, 2*time.Second)
-}
-
-func newNodeName() string {
-	host, _ := os.Hostname()
-	if host == "" {
-		host = "node"
+		host, _ := os.Hostname()
+		if host == "" {
+			host = "node"
+		}
+		c.Node = fmt.Sprintf("%s-%d", host, os.Getpid())
 	}
 	var b [3]byte
 	_, _ = rand.Read(b[:])
-	return fmt.Sprintf("%s-%d-%s", host, os.Getpid(), hex.EncodeToString(b[:]))
+	c.Node += "~" + hex.EncodeToString(b[:])
+	setDefault(&c.LeaseTTL, 10*time.Second)
+	setDefault(&c.SweepEvery, 2*time.Second)
 }
 
 // errRemote: another node owns the table.
