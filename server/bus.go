@@ -66,8 +66,9 @@ type bus struct {
 	subs []*nats.Subscription
 
 	mu      sync.Mutex
-	proxied map[uint64]*conn     // edge: local connections to tables owned elsewhere, by serial
-	seen    map[string]time.Time // the nodes heard from, when last
+	proxied map[uint64]*conn              // edge: local connections to tables owned elsewhere, by serial
+	byTable map[string]map[*conn]struct{} // the same, by table: an update fans out to its table's only
+	seen    map[string]time.Time          // the nodes heard from, when last
 	started time.Time
 }
 
@@ -76,7 +77,7 @@ func (s *Server) startBus() error {
 	if c == nil || c.NATS == nil {
 		return nil
 	}
-	b := &bus{s: s, nc: c.NATS, node: c.Node, proxied: map[uint64]*conn{}, seen: map[string]time.Time{}, started: time.Now()}
+	b := &bus{s: s, nc: c.NATS, node: c.Node, proxied: map[uint64]*conn{}, byTable: map[string]map[*conn]struct{}{}, seen: map[string]time.Time{}, started: time.Now()}
 	edge, err := b.nc.Subscribe(edgeSubject(b.node), b.onEdge)
 	if err != nil {
 		return fmt.Errorf("bus: subscribe: %w", err)
@@ -162,6 +163,17 @@ func (b *bus) dropSilent() {
 			}
 		}
 	}
+}
+
+// tableProxies lists this node's proxied connections to table id.
+func (b *bus) tableProxies(id string) []*conn {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	out := make([]*conn, 0, len(b.byTable[id]))
+	for c := range b.byTable[id] {
+		out = append(out, c)
+	}
+	return out
 }
 
 func (b *bus) proxiedConns() []*conn {
@@ -271,10 +283,8 @@ func (t *table) serveBus() error {
 	t.sub = sub
 	// This node's own players who reached the table through its former
 	// owner come back to it here.
-	for _, c := range b.proxiedConns() {
-		if c.proxy.table == t.id {
-			c.closeGracefully(statusTryAgainLater, "the table moved to this server: reconnect")
-		}
+	for _, c := range b.tableProxies(t.id) {
+		c.closeGracefully(statusTryAgainLater, "the table moved to this server: reconnect")
 	}
 	// The subscription must be known to the NATS server before anyone
 	// is sent here.
@@ -440,8 +450,8 @@ func (b *bus) onEdge(m *nats.Msg) {
 		id := m.Header.Get("T")
 		seat, _ := strconv.Atoi(m.Header.Get("S"))
 		v := versionOf(m.Data)
-		for _, c := range b.proxiedConns() {
-			if p := c.proxy; p.table == id && p.admitted && p.seat == engine.Seat(seat) {
+		for _, c := range b.tableProxies(id) {
+			if p := c.proxy; p.admitted && p.seat == engine.Seat(seat) {
 				p.deliver(c, m.Data, v)
 			}
 		}
@@ -532,6 +542,10 @@ func (s *Server) openProxied(ctx context.Context, id, owner string, c *conn) err
 	c.proxy = &proxyLink{b: b, table: id, owner: owner}
 	b.mu.Lock()
 	b.proxied[c.serial] = c
+	if b.byTable[id] == nil {
+		b.byTable[id] = map[*conn]struct{}{}
+	}
+	b.byTable[id][c] = struct{}{}
 	b.mu.Unlock()
 	if err := c.proxy.open(ctx, c); err != nil {
 		b.unproxy(c)
@@ -544,6 +558,12 @@ func (s *Server) openProxied(ctx context.Context, id, owner string, c *conn) err
 func (b *bus) unproxy(c *conn) {
 	b.mu.Lock()
 	delete(b.proxied, c.serial)
+	if m := b.byTable[c.proxy.table]; m != nil {
+		delete(m, c)
+		if len(m) == 0 {
+			delete(b.byTable, c.proxy.table)
+		}
+	}
 	b.mu.Unlock()
 	_ = c.proxy.publish(c, "close", nil)
 }

@@ -35,7 +35,7 @@ func startNode(t *testing.T, st store.Store, url, name string) *testServer {
 	t.Cleanup(nc.Close)
 	c := quickCluster(name)
 	c.NATS = nc
-	ts := startServer(t, Config{Store: st, Cluster: c})
+	ts := startServer(t, Config{Store: &crashStore{Store: st}, Cluster: c})
 	ts.nc = nc
 	return ts
 }

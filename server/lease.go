@@ -117,7 +117,7 @@ func (s *Server) drop(t *table) {
 // when this node is closing on a live table. A lost lease is not ours to
 // end.
 func (t *table) endLease(closing bool) {
-	if t.lease.Epoch == 0 || t.lost.Load() || t.s.crashedForTest() {
+	if t.lease.Epoch == 0 || t.lost.Load() {
 		return
 	}
 	handOver := closing && t.live()
@@ -234,10 +234,4 @@ func (s *Server) runningTables() []*table {
 		out = append(out, t)
 	}
 	return out
-}
-
-func (s *Server) crashedForTest() bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.crashed
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -29,15 +30,28 @@ func botsOnly() map[string]any {
 		"settings": map[string]any{"botDelayMs": 40}}
 }
 
+// crashStore is a node's view of the shared store that a crash cuts:
+// from then on the node ends no lease, as a kill -9 would not.
+type crashStore struct {
+	store.Store
+	dead atomic.Bool
+}
+
+func (c *crashStore) EndLease(ctx context.Context, l store.Lease, handOver bool) error {
+	if c.dead.Load() {
+		return nil
+	}
+	return c.Store.EndLease(ctx, l, handOver)
+}
+
 // crash stops a node as a kill -9 would: its leases are neither renewed
-// nor ended.
+// nor ended, and (a cluster node) it says nothing more on the bus. The
+// node must have been started on a *crashStore.
 func (ts *testServer) crash() {
 	if ts.nc != nil {
-		ts.nc.Close() // not a word to the others: they find out
+		ts.nc.Close()
 	}
-	ts.mu.Lock()
-	ts.crashed = true
-	ts.mu.Unlock()
+	ts.store.(*crashStore).dead.Store(true)
 	ts.stop()
 }
 
@@ -103,7 +117,7 @@ func TestLeaseOwnerRunsTheTable(t *testing.T) {
 
 func TestNodeDeathTableAdopted(t *testing.T) {
 	st := memstore.New()
-	a := startServer(t, Config{Store: st, Cluster: quickCluster("a")})
+	a := startServer(t, Config{Store: &crashStore{Store: st}, Cluster: quickCluster("a")})
 	startServer(t, Config{Store: st, Cluster: quickCluster("b")})
 	id := newPlayer(t, a).create(botsOnly())
 	eventually(t, "a few moves on a", func() bool { m, _ := st.GetTable(context.Background(), id); return m.Version >= 10 })

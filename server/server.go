@@ -202,7 +202,6 @@ type Server struct {
 	mu       sync.Mutex
 	closed   bool
 	draining bool              // Drain was called: /readyz answers 503
-	crashed  bool              // tests: Close ends no lease, as a kill -9 would not
 	tables   map[string]*table // the running actors
 	// ending holds the actors stopped for idleness until their lease is
 	// ended: the table is not loaded again here before (lease.go).
