@@ -38,13 +38,6 @@ import (
 // the transaction's start, which may be long before a lock wait ends.
 const nowMs = `floor(extract(epoch FROM clock_timestamp()) * 1000)::bigint`
 
-// Lease states (migration 00007).
-const (
-	leaseHeld     = "held"
-	leaseReleased = "released"
-	leaseHanded   = "handed"
-)
-
 // fence checks f for a write of table id inside the write's transaction
 // and keeps the lease row locked until it ends: nil when the write may go
 // on, ErrFenced or ErrNotFound (no such table) when not.
@@ -53,7 +46,7 @@ func fence(ctx context.Context, tx pgx.Tx, id string, f store.Fence) error {
 		return nil
 	}
 	ok, err := exists(ctx, tx, `
-		SELECT 1 FROM leases WHERE table_id = $1 AND node = $2 AND epoch = $3 AND state = '`+leaseHeld+`' AND expires_ms > `+nowMs+`
+		SELECT 1 FROM leases WHERE table_id = $1 AND node = $2 AND epoch = $3 AND state = '`+check.LeaseHeld+`' AND expires_ms > `+nowMs+`
 		FOR SHARE`, id, f.Node, f.Epoch)
 	if err != nil || ok {
 		return err
@@ -65,10 +58,6 @@ func fence(ctx context.Context, tx pgx.Tx, id string, f store.Fence) error {
 		return err
 	}
 	return store.ErrFenced
-}
-
-func leaseOf(id, node string, epoch, expires int64) store.Lease {
-	return store.Lease{Table: id, Node: node, Epoch: epoch, Expires: time.UnixMilli(expires).UTC()}
 }
 
 // AcquireLease implements store.LeaseStore. A table's first lease is an
@@ -89,11 +78,11 @@ func (s *Store) AcquireLease(ctx context.Context, id, node string, ttl time.Dura
 		}
 		var epoch, until int64
 		err := tx.QueryRow(ctx, `
-			INSERT INTO leases (table_id, node, epoch, expires_ms, state) VALUES ($1, $2, 1, `+nowMs+` + $3, '`+leaseHeld+`')
+			INSERT INTO leases (table_id, node, epoch, expires_ms, state) VALUES ($1, $2, 1, `+nowMs+` + $3, '`+check.LeaseHeld+`')
 			ON CONFLICT (table_id) DO NOTHING
 			RETURNING epoch, expires_ms`, id, node, ttl.Milliseconds()).Scan(&epoch, &until)
 		if err == nil {
-			out = leaseOf(id, node, epoch, until)
+			out = check.LeaseRow(id, node, epoch, until)
 			return nil
 		}
 		if !errors.Is(err, pgx.ErrNoRows) {
@@ -111,20 +100,20 @@ func (s *Store) AcquireLease(ctx context.Context, id, node string, ttl time.Dura
 		if err := tx.QueryRow(ctx, `SELECT `+nowMs).Scan(&now); err != nil {
 			return err
 		}
-		live := state == leaseHeld && exp > now
+		live := state == check.LeaseHeld && exp > now
 		until = now + ttl.Milliseconds()
 		switch {
 		case live && holder != node:
-			out = leaseOf(id, holder, epoch, exp)
+			out = check.LeaseRow(id, holder, epoch, exp)
 			return fmt.Errorf("%w (%s)", store.ErrLeased, holder)
 		case live:
 			_, err = tx.Exec(ctx, `UPDATE leases SET expires_ms = $1 WHERE table_id = $2`, until, id)
 		default:
 			epoch++
-			_, err = tx.Exec(ctx, `UPDATE leases SET node = $1, epoch = $2, expires_ms = $3, state = '`+leaseHeld+`' WHERE table_id = $4`,
+			_, err = tx.Exec(ctx, `UPDATE leases SET node = $1, epoch = $2, expires_ms = $3, state = '`+check.LeaseHeld+`' WHERE table_id = $4`,
 				node, epoch, until, id)
 		}
-		out = leaseOf(id, node, epoch, until)
+		out = check.LeaseRow(id, node, epoch, until)
 		return err
 	})
 	if err != nil {
@@ -142,7 +131,7 @@ func (s *Store) RenewLeases(ctx context.Context, node string, ttl time.Duration)
 	}
 	rows, err := s.pool.Query(ctx, `
 		UPDATE leases SET expires_ms = `+nowMs+` + $1
-		WHERE node = $2 AND state = '`+leaseHeld+`' AND expires_ms > `+nowMs+`
+		WHERE node = $2 AND state = '`+check.LeaseHeld+`' AND expires_ms > `+nowMs+`
 		RETURNING table_id, epoch, expires_ms`, ttl.Milliseconds(), node)
 	if err != nil {
 		return nil, fmt.Errorf("postgres: renew leases of %q: %w", node, err)
@@ -155,7 +144,7 @@ func (s *Store) RenewLeases(ctx context.Context, node string, ttl time.Duration)
 		if err := rows.Scan(&id, &epoch, &exp); err != nil {
 			return nil, fmt.Errorf("postgres: renew leases of %q: %w", node, err)
 		}
-		out = append(out, leaseOf(id, node, epoch, exp))
+		out = append(out, check.LeaseRow(id, node, epoch, exp))
 	}
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("postgres: renew leases of %q: %w", node, err)
@@ -165,13 +154,13 @@ func (s *Store) RenewLeases(ctx context.Context, node string, ttl time.Duration)
 
 // EndLease implements store.LeaseStore.
 func (s *Store) EndLease(ctx context.Context, l store.Lease, handOver bool) error {
-	state := leaseReleased
+	state := check.LeaseReleased
 	if handOver {
-		state = leaseHanded
+		state = check.LeaseHanded
 	}
 	_, err := s.pool.Exec(ctx, `
 		UPDATE leases SET state = $1, expires_ms = `+nowMs+`
-		WHERE table_id = $2 AND node = $3 AND epoch = $4 AND state = '`+leaseHeld+`' AND expires_ms > `+nowMs,
+		WHERE table_id = $2 AND node = $3 AND epoch = $4 AND state = '`+check.LeaseHeld+`' AND expires_ms > `+nowMs,
 		state, l.Table, l.Node, l.Epoch)
 	if err != nil {
 		return s.wrap("end lease", l.Table, err)
@@ -186,7 +175,7 @@ func (s *Store) Orphans(ctx context.Context, limit int) ([]store.Lease, error) {
 	}
 	rows, err := s.pool.Query(ctx, `
 		SELECT l.table_id, l.node, l.epoch, l.expires_ms FROM leases l JOIN tables t ON t.id = l.table_id
-		WHERE t.status = $1 AND (l.state = '`+leaseHanded+`' OR (l.state = '`+leaseHeld+`' AND l.expires_ms <= `+nowMs+`))
+		WHERE t.status = $1 AND (l.state = '`+check.LeaseHanded+`' OR (l.state = '`+check.LeaseHeld+`' AND l.expires_ms <= `+nowMs+`))
 		ORDER BY l.expires_ms, l.table_id LIMIT $2`, store.StatusLive, limit)
 	if err != nil {
 		return nil, fmt.Errorf("postgres: orphans: %w", err)
@@ -199,7 +188,7 @@ func (s *Store) Orphans(ctx context.Context, limit int) ([]store.Lease, error) {
 		if err := rows.Scan(&id, &node, &epoch, &exp); err != nil {
 			return nil, fmt.Errorf("postgres: orphans: %w", err)
 		}
-		out = append(out, leaseOf(id, node, epoch, exp))
+		out = append(out, check.LeaseRow(id, node, epoch, exp))
 	}
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("postgres: orphans: %w", err)
@@ -213,12 +202,12 @@ func (s *Store) LeaseOf(ctx context.Context, id string) (store.Lease, error) {
 	var epoch, exp int64
 	err := s.pool.QueryRow(ctx, `
 		SELECT node, epoch, expires_ms FROM leases
-		WHERE table_id = $1 AND state = '`+leaseHeld+`' AND expires_ms > `+nowMs, id).Scan(&node, &epoch, &exp)
+		WHERE table_id = $1 AND state = '`+check.LeaseHeld+`' AND expires_ms > `+nowMs, id).Scan(&node, &epoch, &exp)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return store.Lease{}, s.wrap("lease of", id, store.ErrNotFound)
 	}
 	if err != nil {
 		return store.Lease{}, s.wrap("lease of", id, err)
 	}
-	return leaseOf(id, node, epoch, exp), nil
+	return check.LeaseRow(id, node, epoch, exp), nil
 }

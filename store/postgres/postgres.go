@@ -301,7 +301,7 @@ const appendSQL = `
 var (
 	appendUnfenced = fmt.Sprintf(appendSQL, "")
 	appendFenced   = fmt.Sprintf(appendSQL, `AND EXISTS (
-			SELECT 1 FROM leases WHERE table_id = $1 AND node = $6 AND epoch = $7 AND state = '`+leaseHeld+`' AND expires_ms > `+nowMs+`
+			SELECT 1 FROM leases WHERE table_id = $1 AND node = $6 AND epoch = $7 AND state = '`+check.LeaseHeld+`' AND expires_ms > `+nowMs+`
 			FOR SHARE)`)
 )
 
@@ -349,7 +349,7 @@ func (s *Store) whyNotAppended(ctx context.Context, id string, version int, f st
 	}
 	if !f.Zero() {
 		ok, err := exists(ctx, s.pool, `
-			SELECT 1 FROM leases WHERE table_id = $1 AND node = $2 AND epoch = $3 AND state = '`+leaseHeld+`' AND expires_ms > `+nowMs,
+			SELECT 1 FROM leases WHERE table_id = $1 AND node = $2 AND epoch = $3 AND state = '`+check.LeaseHeld+`' AND expires_ms > `+nowMs,
 			id, f.Node, f.Epoch)
 		if err != nil {
 			return err

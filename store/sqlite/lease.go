@@ -15,26 +15,15 @@ import (
 // by, whichever process on the machine asks.
 const nowMs = `CAST(unixepoch('subsec') * 1000 AS INTEGER)`
 
-// Lease states (migration 00007).
-const (
-	leaseHeld     = "held"
-	leaseReleased = "released"
-	leaseHanded   = "handed"
-)
-
 // fenced reports whether f forbids a write to table id now, inside the
 // write's transaction.
 func fenced(ctx context.Context, tx *sql.Tx, id string, f store.Fence) (bool, error) {
 	if f.Zero() {
 		return false, nil
 	}
-	ok, err := exists(ctx, tx, `SELECT 1 FROM leases WHERE table_id = ? AND node = ? AND epoch = ? AND state = '`+leaseHeld+`' AND expires_ms > `+nowMs,
+	ok, err := exists(ctx, tx, `SELECT 1 FROM leases WHERE table_id = ? AND node = ? AND epoch = ? AND state = '`+check.LeaseHeld+`' AND expires_ms > `+nowMs,
 		id, f.Node, f.Epoch)
 	return !ok, err
-}
-
-func leaseOf(id, node string, epoch, expires int64) store.Lease {
-	return store.Lease{Table: id, Node: node, Epoch: epoch, Expires: time.UnixMilli(expires).UTC()}
 }
 
 // AcquireLease implements store.LeaseStore.
@@ -62,22 +51,22 @@ func (s *Store) AcquireLease(ctx context.Context, id, node string, ttl time.Dura
 		if err != nil && !errors.Is(err, sql.ErrNoRows) {
 			return err
 		}
-		live := err == nil && state == leaseHeld && exp > now
+		live := err == nil && state == check.LeaseHeld && exp > now
 		until := now + ttl.Milliseconds()
 		switch {
 		case live && holder != node:
-			out = leaseOf(id, holder, epoch, exp)
+			out = check.LeaseRow(id, holder, epoch, exp)
 			return fmt.Errorf("%w (%s)", store.ErrLeased, holder)
 		case live:
 			_, err = tx.ExecContext(ctx, `UPDATE leases SET expires_ms = ? WHERE table_id = ?`, until, id)
 		default:
 			epoch++
 			_, err = tx.ExecContext(ctx, `
-				INSERT INTO leases (table_id, node, epoch, expires_ms, state) VALUES (?, ?, ?, ?, '`+leaseHeld+`')
+				INSERT INTO leases (table_id, node, epoch, expires_ms, state) VALUES (?, ?, ?, ?, '`+check.LeaseHeld+`')
 				ON CONFLICT (table_id) DO UPDATE SET node = excluded.node, epoch = excluded.epoch, expires_ms = excluded.expires_ms, state = excluded.state`,
 				id, node, epoch, until)
 		}
-		out = leaseOf(id, node, epoch, until)
+		out = check.LeaseRow(id, node, epoch, until)
 		return err
 	})
 	if err != nil {
@@ -95,7 +84,7 @@ func (s *Store) RenewLeases(ctx context.Context, node string, ttl time.Duration)
 	err := s.write(ctx, func(tx *sql.Tx) error {
 		rows, err := tx.QueryContext(ctx, `
 			UPDATE leases SET expires_ms = `+nowMs+` + ?
-			WHERE node = ? AND state = '`+leaseHeld+`' AND expires_ms > `+nowMs+`
+			WHERE node = ? AND state = '`+check.LeaseHeld+`' AND expires_ms > `+nowMs+`
 			RETURNING table_id, epoch, expires_ms`, ttl.Milliseconds(), node)
 		if err != nil {
 			return err
@@ -107,7 +96,7 @@ func (s *Store) RenewLeases(ctx context.Context, node string, ttl time.Duration)
 			if err := rows.Scan(&id, &epoch, &exp); err != nil {
 				return err
 			}
-			out = append(out, leaseOf(id, node, epoch, exp))
+			out = append(out, check.LeaseRow(id, node, epoch, exp))
 		}
 		return rows.Err()
 	})
@@ -119,14 +108,14 @@ func (s *Store) RenewLeases(ctx context.Context, node string, ttl time.Duration)
 
 // EndLease implements store.LeaseStore.
 func (s *Store) EndLease(ctx context.Context, l store.Lease, handOver bool) error {
-	state := leaseReleased
+	state := check.LeaseReleased
 	if handOver {
-		state = leaseHanded
+		state = check.LeaseHanded
 	}
 	err := s.write(ctx, func(tx *sql.Tx) error {
 		_, err := tx.ExecContext(ctx, `
 			UPDATE leases SET state = ?, expires_ms = `+nowMs+`
-			WHERE table_id = ? AND node = ? AND epoch = ? AND state = '`+leaseHeld+`' AND expires_ms > `+nowMs,
+			WHERE table_id = ? AND node = ? AND epoch = ? AND state = '`+check.LeaseHeld+`' AND expires_ms > `+nowMs,
 			state, l.Table, l.Node, l.Epoch)
 		return err
 	})
@@ -143,7 +132,7 @@ func (s *Store) Orphans(ctx context.Context, limit int) ([]store.Lease, error) {
 	}
 	rows, err := s.reader.QueryContext(ctx, `
 		SELECT l.table_id, l.node, l.epoch, l.expires_ms FROM leases l JOIN tables t ON t.id = l.table_id
-		WHERE t.status = ? AND (l.state = '`+leaseHanded+`' OR (l.state = '`+leaseHeld+`' AND l.expires_ms <= `+nowMs+`))
+		WHERE t.status = ? AND (l.state = '`+check.LeaseHanded+`' OR (l.state = '`+check.LeaseHeld+`' AND l.expires_ms <= `+nowMs+`))
 		ORDER BY l.expires_ms, l.table_id LIMIT ?`, store.StatusLive, limit)
 	if err != nil {
 		return nil, fmt.Errorf("sqlite: orphans: %w", err)
@@ -156,7 +145,7 @@ func (s *Store) Orphans(ctx context.Context, limit int) ([]store.Lease, error) {
 		if err := rows.Scan(&id, &node, &epoch, &exp); err != nil {
 			return nil, fmt.Errorf("sqlite: orphans: %w", err)
 		}
-		out = append(out, leaseOf(id, node, epoch, exp))
+		out = append(out, check.LeaseRow(id, node, epoch, exp))
 	}
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("sqlite: orphans: %w", err)
@@ -170,12 +159,12 @@ func (s *Store) LeaseOf(ctx context.Context, id string) (store.Lease, error) {
 	var epoch, exp int64
 	err := s.reader.QueryRowContext(ctx, `
 		SELECT node, epoch, expires_ms FROM leases
-		WHERE table_id = ? AND state = '`+leaseHeld+`' AND expires_ms > `+nowMs, id).Scan(&node, &epoch, &exp)
+		WHERE table_id = ? AND state = '`+check.LeaseHeld+`' AND expires_ms > `+nowMs, id).Scan(&node, &epoch, &exp)
 	if errors.Is(err, sql.ErrNoRows) {
 		return store.Lease{}, s.wrap("lease of", id, store.ErrNotFound)
 	}
 	if err != nil {
 		return store.Lease{}, s.wrap("lease of", id, err)
 	}
-	return leaseOf(id, node, epoch, exp), nil
+	return check.LeaseRow(id, node, epoch, exp), nil
 }

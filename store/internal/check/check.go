@@ -174,3 +174,17 @@ func LeaseArgs(node string, ttl time.Duration) error {
 	}
 	return nil
 }
+
+// Lease states, as the SQL stores keep them (migration 00007): held
+// until expires_ms; released (the actor stopped with nothing to do); or
+// handed over (a draining node's: an orphan at once).
+const (
+	LeaseHeld     = "held"
+	LeaseReleased = "released"
+	LeaseHanded   = "handed"
+)
+
+// LeaseRow is the store.Lease of a leases row (expires in UTC ms).
+func LeaseRow(id, node string, epoch, expiresMs int64) store.Lease {
+	return store.Lease{Table: id, Node: node, Epoch: epoch, Expires: time.UnixMilli(expiresMs).UTC()}
+}
