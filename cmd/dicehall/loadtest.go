@@ -71,7 +71,7 @@ func init() {
 	f.IntVar(&loadFlags.conns, "conns", 1000, "WebSockets to hold, players and spectators together")
 	f.IntVar(&loadFlags.players, "players", 2, "driven seats per table")
 	f.IntVar(&loadFlags.spectators, "spectators", 3, "spectators per table, besides its players")
-	f.StringVar(&loadFlags.game, "game", "dicestars", "the game played (its views must list the seat's legal actions)")
+	f.StringVar(&loadFlags.game, "game", "", "the game played, required: one whose seat views list the legal actions (`dicehall games` lists the games)")
 	f.StringVar(&loadFlags.options, "options", "", "the table options as JSON")
 	f.DurationVar(&loadFlags.think, "think", 0, "mean pause before each action, drawn from half to one and a half times it (0 = act at once)")
 	f.Float64Var(&loadFlags.actRate, "act-rate", 15, "most actions a second of one seat (0 = no cap; the server refuses over 20 messages a second a connection unless --limits-off)")

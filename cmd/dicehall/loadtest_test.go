@@ -31,7 +31,7 @@ func TestLoadtestAgainstServer(t *testing.T) {
 		hs.Close()
 	})
 	// No act-rate cap: --limits-off lifts the server's message rate.
-	out, code := runDicehall(t, "", "loadtest", "--url", hs.URL, "--conns", "12", "--spectators", "1", "--ramp", "0s", "--warmup", "0s",
+	out, code := runDicehall(t, "", "loadtest", "--game", "dicestars", "--url", hs.URL, "--conns", "12", "--spectators", "1", "--ramp", "0s", "--warmup", "0s",
 		"--duration", "1500ms", "--act-rate", "0", "--json")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, out)
@@ -53,8 +53,8 @@ func TestLoadtestAgainstServer(t *testing.T) {
 }
 
 func TestLoadtestRefusesBadFlags(t *testing.T) {
-	for _, bad := range [][]string{{"--options", "{"}, {"--conns", "3"}, {"--url", "127.0.0.1:8080"}, {"--think", "-1s"}} {
-		if _, code := runDicehall(t, "", append([]string{"loadtest", "--duration", "1s"}, bad...)...); code != 2 {
+	for _, bad := range [][]string{{"--game", ""}, {"--options", "{"}, {"--conns", "3"}, {"--url", "127.0.0.1:8080"}, {"--think", "-1s"}} {
+		if _, code := runDicehall(t, "", append([]string{"loadtest", "--game", "dicestars", "--duration", "1s"}, bad...)...); code != 2 {
 			t.Errorf("loadtest %v: exit %d, want 2", bad, code)
 		}
 	}

@@ -46,8 +46,8 @@ type Config struct {
 	Players int
 	// Spectators watch each table besides its players (0 = none).
 	Spectators int
-	// Game is the game played; "" = dicestars. Its seat views must list
-	// the seat's legal actions (`legal`), as Dice Stars' do.
+	// Game is the game played (required): its seat views must list the
+	// seat's legal actions (`legal`), as Dice Stars' do.
 	Game string
 	// Options are the game's table options (nil = defaults).
 	Options json.RawMessage
@@ -103,7 +103,7 @@ func (c *Config) defaults() error {
 		return fmt.Errorf("%d connections cannot hold one table of %d players and %d spectators", c.Conns, c.Players, c.Spectators)
 	}
 	if c.Game == "" {
-		c.Game = "dicestars"
+		return errors.New("no game: name the game to play (its seat views must list the legal actions)")
 	}
 	if c.Think < 0 || c.ActRate < 0 || c.Ramp < 0 || c.Duration < 0 || c.Settle < 0 || c.Warmup < 0 || c.Progress < 0 {
 		return errors.New("think time, act rate, ramp, settle, warm-up, duration and progress cannot be negative")

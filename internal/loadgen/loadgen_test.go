@@ -47,7 +47,7 @@ func startServers(t *testing.T, n int) []string {
 func TestRunSmall(t *testing.T) {
 	urls := startServers(t, 1)
 	var logs bytes.Buffer
-	rep, err := Run(context.Background(), Config{URLs: urls, Conns: 20, Spectators: 3, Ramp: 200 * time.Millisecond,
+	rep, err := Run(context.Background(), Config{URLs: urls, Game: "dicestars", Conns: 20, Spectators: 3, Ramp: 200 * time.Millisecond,
 		Duration: 2 * time.Second, Progress: time.Second, Seed: 7, Logger: slog.New(slog.NewTextHandler(&logs, nil))})
 	if err != nil {
 		t.Fatal(err)
@@ -90,10 +90,11 @@ func TestNodesRoundRobin(t *testing.T) {
 func TestConfigRefusesNonsense(t *testing.T) {
 	for _, c := range []Config{
 		{},
-		{URLs: []string{"127.0.0.1:8080"}, Conns: 10},
-		{URLs: []string{"http://x"}, Conns: 3, Spectators: 3},
-		{URLs: []string{"http://x"}, Conns: 10, Spectators: -1},
-		{URLs: []string{"http://x"}, Conns: 10, Think: -time.Second},
+		{URLs: []string{"127.0.0.1:8080"}, Conns: 10, Game: "dicestars"},
+		{URLs: []string{"http://x"}, Conns: 3, Spectators: 3, Game: "dicestars"},
+		{URLs: []string{"http://x"}, Conns: 10, Spectators: -1, Game: "dicestars"},
+		{URLs: []string{"http://x"}, Conns: 10, Think: -time.Second, Game: "dicestars"},
+		{URLs: []string{"http://x"}, Conns: 10}, // no game
 	} {
 		if err := c.defaults(); err == nil {
 			t.Errorf("%+v: accepted", c)
@@ -123,7 +124,7 @@ func TestSummarize(t *testing.T) {
 func TestRunNoServer(t *testing.T) {
 	hs := httptest.NewServer(nil) // answers 404 to everything
 	hs.Close()
-	_, err := Run(context.Background(), Config{URLs: []string{hs.URL}, Conns: 5, Settle: 300 * time.Millisecond,
+	_, err := Run(context.Background(), Config{URLs: []string{hs.URL}, Game: "dicestars", Conns: 5, Settle: 300 * time.Millisecond,
 		Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	if err == nil || !strings.Contains(err.Error(), "no table could be made") {
 		t.Fatalf("err %v, want no table could be made", err)
