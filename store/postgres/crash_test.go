@@ -1,15 +1,10 @@
 package postgres_test
 
 import (
-	"bufio"
 	"context"
-	"errors"
 	"fmt"
 	"math/rand/v2"
 	"os"
-	"os/exec"
-	"strconv"
-	"strings"
 	"sync"
 	"syscall"
 	"testing"
@@ -38,42 +33,18 @@ func killStep(v int) int { return 1 + v%3 }
 func killMove(v int) engine.LoggedMove { return benchMove(v) }
 
 // TestKillChild is TestKillClient's child: it appends to killTables
-// tables at once, a goroutine each, so their appends share batches, and
-// prints "TABLE VERSION" after each AppendMoves returned.
+// tables at once, so their appends share batches (grouptest.AppendForever).
 func TestKillChild(t *testing.T) {
 	u := os.Getenv(killURLEnv)
 	if u == "" {
 		t.Skip("runs only as TestKillClient's child process")
 	}
-	die := func(err error) { fmt.Println("error", err); os.Exit(2) }
 	s, err := postgres.Open(context.Background(), u)
 	if err != nil {
-		die(err)
+		fmt.Println("error", err)
+		os.Exit(2)
 	}
-	var out sync.Mutex
-	for _, id := range killIDs() {
-		go func() {
-			ctx := context.Background()
-			tb, err := s.GetTable(ctx, id)
-			if err != nil {
-				die(err)
-			}
-			for v := tb.Version; ; v += killStep(v) {
-				moves := make([]engine.LoggedMove, killStep(v))
-				for i := range moves {
-					moves[i] = killMove(v + i)
-				}
-				if err := s.AppendMoves(ctx, id, v, moves, store.NoFence); err != nil {
-					die(err)
-				}
-				out.Lock()
-				fmt.Println(id, v+len(moves)) // unbuffered: printed is acknowledged
-				out.Unlock()
-			}
-		}()
-	}
-	time.Sleep(30 * time.Second) // bounded: the parent kills it long before
-	os.Exit(3)
+	grouptest.AppendForever(s, killIDs(), killStep, killMove)
 }
 
 // TestKillClient SIGKILLs a process appending to many tables through the
@@ -91,7 +62,8 @@ func TestKillClient(t *testing.T) {
 	rng := rand.New(rand.NewPCG(14, 1))
 	acked := map[string]int{} // the last version acknowledged of each table, over all rounds
 	for round := range 6 {
-		killChild(t, u, acked, 10+rng.IntN(40)*killTables, time.Duration(rng.IntN(3000))*time.Microsecond)
+		grouptest.KillChild(t, "TestKillChild", []string{killURLEnv + "=" + u + "&application_name=" + killApp},
+			acked, 10+rng.IntN(40)*killTables, time.Duration(rng.IntN(3000))*time.Microsecond)
 		waitClientsGone(t, u)
 		t.Logf("round %d: %s", round, checkKilled(t, s, acked))
 	}
@@ -123,47 +95,6 @@ func checkKilled(t *testing.T, s *postgres.Store, acked map[string]int) string {
 		ackedMoves += acked[id]
 	}
 	return fmt.Sprintf("%d moves stored, %d acknowledged", stored, ackedMoves)
-}
-
-// killChild runs TestKillChild on the database at u and SIGKILLs it delay
-// after its acks-th acknowledgement, recording in acked the last version
-// it acknowledged of each table.
-func killChild(t *testing.T, u string, acked map[string]int, acks int, delay time.Duration) {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, os.Args[0], "-test.run=^TestKillChild$", "-test.count=1")
-	cmd.Env = append(os.Environ(), killURLEnv+"="+u+"&application_name="+killApp)
-	cmd.Stderr = os.Stderr
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	seen := 0
-	sc := bufio.NewScanner(out)
-	for sc.Scan() {
-		id, v, _ := strings.Cut(sc.Text(), " ")
-		n, err := strconv.Atoi(v)
-		if err != nil || n <= acked[id] {
-			cmd.Process.Kill()
-			cmd.Wait()
-			t.Fatalf("child: %q (table %s acknowledged at %d)", sc.Text(), id, acked[id])
-		}
-		acked[id] = n
-		if seen++; seen == acks {
-			// From another goroutine, so acks printed meanwhile are
-			// still read.
-			time.AfterFunc(delay, func() { cmd.Process.Signal(syscall.SIGKILL) })
-		}
-	}
-	err = cmd.Wait()
-	var ee *exec.ExitError
-	if !errors.As(err, &ee) || ee.Sys().(syscall.WaitStatus).Signal() != syscall.SIGKILL || seen < acks {
-		t.Fatalf("child ended with %v after %d acks, want SIGKILL after %d", err, seen, acks)
-	}
 }
 
 // killApp names the child's sessions (application_name).
