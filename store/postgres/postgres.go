@@ -98,7 +98,8 @@ func Open(ctx context.Context, dbURL string) (*Store, error) {
 	if !strings.Contains(dbURL, "pool_max_conns") {
 		// Each commit waits for its WAL flush; PostgreSQL flushes the
 		// commits that wait together at once, so more connections than
-		// cores means more moves per flush.
+		// cores means more writes per flush. (Appends share one at a
+		// time: their group commit, appends.go.)
 		cfg.MaxConns = int32(max(16, 4*runtime.NumCPU()))
 	}
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
@@ -288,8 +289,9 @@ func (s *Store) UpdateTable(ctx context.Context, t store.Table, f store.Fence) e
 	return nil
 }
 
-// appendSQL is AppendMoves in one statement (one round trip, one implicit
-// transaction, durable at its commit): the version check and bump (the
+// appendSQL is one AppendMoves in one statement (alone, one round trip and
+// its own implicit transaction; in a group commit, one statement of the
+// batch's transaction: appends.go): the version check and bump (the
 // UPDATE; a writer racing on the same version waits for the first one's
 // row lock, and PostgreSQL then re-checks the condition on the row the
 // first one committed, so exactly one of them matches), and the moves,
