@@ -111,7 +111,8 @@ func batchContext(ctx context.Context, batch []*appendReq) (context.Context, con
 // connection failed, perhaps during the commit). One request is its lone
 // statement, as without group commit. Several are sent in the order of
 // their tables (a stable sort: appends to one table keep their order), so
-// two nodes' batches lock table rows in the same order and never deadlock.
+// batches of any node lock lease and table rows in one order, as
+// RenewLeases does its leases, and never deadlock with one another.
 func runAppends(ctx context.Context, conn *pgxpool.Conn, reqs []*appendReq) ([]bool, error) {
 	wrote := make([]bool, len(reqs))
 	if len(reqs) == 1 {
