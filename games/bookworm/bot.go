@@ -381,8 +381,7 @@ func coverage(s *State, me int8, n *[26]int) float64 {
 }
 
 // chooseCategory picks the category whose words (as far as the bot knows
-// them) cover the most dice letters: the dice in play when the ? die was
-// taken, else every face of the white dice. Easy picks at random.
+// them) cover the most dice letters (categoryWorth). Easy picks at random.
 func (b *Bot) chooseCategory(s *State, me int8) int {
 	card, ok := s.CardInPlay()
 	if !ok || !b.lvl.tactics {
@@ -390,8 +389,7 @@ func (b *Bot) chooseCategory(s *State, me int8) int {
 	}
 	best, bestV := 0, math.Inf(-1)
 	for i, c := range card.Categories {
-		n := b.letterCounts(s, c.ID)
-		v := coverage(s, me, &n) + b.lvl.noise*0.3*b.rng.NormFloat64()
+		v := b.categoryWorth(s, me, c.ID) + b.lvl.noise*0.3*b.rng.NormFloat64()
 		if v > bestV {
 			best, bestV = i, v
 		}
@@ -399,7 +397,33 @@ func (b *Bot) chooseCategory(s *State, me int8) int {
 	return best
 }
 
-// chooseFace turns the Special die. Heuristic (values in points, rough):
+// categoryWorth is how well the bot's words of cat cover the dice
+// (coverage): the dice in play when the ? die was taken, else every face
+// of the white dice.
+func (b *Bot) categoryWorth(s *State, me int8, cat string) float64 {
+	n := b.letterCounts(s, cat)
+	return coverage(s, me, &n)
+}
+
+// chooseFace turns the Special die to the face faceWorth values most. Easy
+// turns at random.
+func (b *Bot) chooseFace(s *State, me int8) Special {
+	if !b.lvl.tactics {
+		return SpecialAZ + Special(b.rng.IntN(int(NumSpecial-SpecialAZ)))
+	}
+	vals := b.faceWorth(s, me)
+	best, bestV := SpecialAZ, math.Inf(-1)
+	for f := SpecialAZ; f < NumSpecial; f++ {
+		v := vals[f] + b.lvl.noise*0.3*b.rng.NormFloat64()
+		if v > bestV {
+			best, bestV = f, v
+		}
+	}
+	return best
+}
+
+// faceWorth values each face the Special die may be turned to. Heuristic
+// (values in points, rough):
 //   - NOT is worth its +2 to whoever takes it with an N, O or T word: 1.5 if
 //     the bot knows such a word (it may get there first), else 0.3;
 //   - •• gives +2 to whoever ends the round: 1, a coin toss;
@@ -407,12 +431,7 @@ func (b *Bot) chooseCategory(s *State, me int8) int {
 //   - ? is an escape from a category the bot knows badly: 2.5 × the share
 //     of white dice it has no word for;
 //   - A–Z is a safe take with any word: 0.2 + 1.5 × that share.
-//
-// Easy turns at random.
-func (b *Bot) chooseFace(s *State, me int8) Special {
-	if !b.lvl.tactics {
-		return SpecialAZ + Special(b.rng.IntN(int(NumSpecial-SpecialAZ)))
-	}
+func (b *Bot) faceWorth(s *State, me int8) [NumSpecial]float64 {
 	cat, _ := s.CategoryInPlay()
 	n := b.letterCounts(s, cat.ID)
 	white := float64(len(s.cfg.C.LetterDice))
@@ -425,16 +444,8 @@ func (b *Bot) chooseFace(s *State, me int8) Special {
 	if leader(s, me) == me {
 		stack = 1.2
 	}
-	vals := [NumSpecial]float64{SpecialAZ: 0.2 + 1.5*thin, SpecialNot: not, SpecialDots: 1,
+	return [NumSpecial]float64{SpecialAZ: 0.2 + 1.5*thin, SpecialNot: not, SpecialDots: 1,
 		SpecialStack: stack, SpecialQuestion: 2.5 * thin}
-	best, bestV := SpecialAZ, math.Inf(-1)
-	for f := SpecialAZ; f < NumSpecial; f++ {
-		v := vals[f] + b.lvl.noise*0.3*b.rng.NormFloat64()
-		if v > bestV {
-			best, bestV = f, v
-		}
-	}
-	return best
 }
 
 // roundPoints is what p's dice and Bookworm cards are worth now.
@@ -461,18 +472,20 @@ func leader(s *State, me int8) int8 {
 // option is a die the bot can take with a word it knows.
 type option struct {
 	die    int
-	word   string
-	letter byte
-	value  float64
+	letter byte     // the letter it knows most words for
+	words  []string // its words with that letter, not said yet (sorted)
+	word   string   // the word it says (chooseWord draws it from words)
+	worth  takeWorth
+	value  float64 // worth.total()
 }
 
-// chooseWord finds the words the bot knows for the takeable dice, values
-// each take (takeValue) and picks one by its level. Without a word it
-// takes the ? die when it can; else it has nothing (ok false).
-func (b *Bot) chooseWord(s *State, me int8, takeable []TakeOption) (Action, bool) {
+// options is the bot's search: for every takeable die, the words it knows
+// with one of the die's letters, and what taking the die is worth
+// (takeWorth). Dice it knows no word for are left out.
+func (b *Bot) options(s *State, me int8, takeable []TakeOption) []option {
 	cat, ok := s.CategoryInPlay()
 	if !ok {
-		return Action{}, false
+		return nil
 	}
 	if takeable == nil {
 		takeable = s.Takeable(me)
@@ -499,14 +512,25 @@ func (b *Bot) chooseWord(s *State, me int8, takeable []TakeOption) (Action, bool
 		if len(bestW) == 0 {
 			continue
 		}
-		opts = append(opts, option{die: t.Die, letter: bestL, word: bestW[b.rng.IntN(len(bestW))],
-			value: b.takeValue(s, me, t.Die)})
+		w := b.takeWorth(s, me, t.Die)
+		opts = append(opts, option{die: t.Die, letter: bestL, words: bestW, worth: w, value: w.total()})
 	}
+	return opts
+}
+
+// chooseWord finds the words the bot knows for the takeable dice, values
+// each take (takeWorth) and picks one by its level. Without a word it
+// takes the ? die when it can; else it has nothing (ok false).
+func (b *Bot) chooseWord(s *State, me int8, takeable []TakeOption) (Action, bool) {
+	opts := b.options(s, me, takeable)
 	if len(opts) == 0 {
-		if f, ok := s.SpecialFace(); ok && f == SpecialQuestion && s.Owner[s.special()] == Display {
+		if questionOpen(s) {
 			return TakeQuestion(), true
 		}
 		return Action{}, false
+	}
+	for i := range opts {
+		opts[i].word = opts[i].words[b.rng.IntN(len(opts[i].words))]
 	}
 	// The order words come to mind in.
 	b.rng.Shuffle(len(opts), func(i, j int) { opts[i], opts[j] = opts[j], opts[i] })
@@ -523,56 +547,85 @@ func (b *Bot) chooseWord(s *State, me int8, takeable []TakeOption) (Action, bool
 	return Name(o.word, o.die), true
 }
 
-// takeValue is what taking die d is worth to the bot, in points:
-//   - the die's points (NOT: +2 when the bot holds another die, else 0 as
-//     it may still get one; A–Z: 0.2, a safe take that scores nothing);
-//   - a steal also costs the robbed player the die but gives them a
+// questionOpen reports whether the ? die lies in the display, to be taken
+// instead of a word.
+func questionOpen(s *State) bool {
+	f, ok := s.SpecialFace()
+	return ok && f == SpecialQuestion && s.Owner[s.special()] == Display
+}
+
+// takeWorth is what taking a die is worth to the bot, in points, part by
+// part (total adds them up):
+//   - Points: the die's points (NOT: +2 when the bot holds another die,
+//     else 0 as it may still get one; A–Z: 0.2, a safe take that scores
+//     nothing);
+//   - Steal: a steal also costs the robbed player the die but gives them a
 //     Bookworm card: their loss counts fully when they lead, half otherwise;
-//   - taking the last white die ends the round: •• comes with it; if the
-//     game then ends, winning it is worth 20 and losing it −20; else the
-//     bot's lead in this round's points counts a third (ending a round it
-//     is losing is bad);
-//   - under Stack the new die covers the old top (safe from steals now)
-//     and is itself exposed.
-func (b *Bot) takeValue(s *State, me int8, d int) float64 {
+//   - End: taking the last white die ends the round: •• comes with it
+//     (Bonus); if the game then ends, winning it is worth 20 and losing it
+//     −20 (Ends); else the bot's lead in this round's points counts a third
+//     (ending a round it is losing is bad);
+//   - Stack: under Stack the new die covers the old top (safe from steals
+//     now) and is itself exposed.
+type takeWorth struct {
+	Points, Steal, End, Stack float64
+	// From is Display or the seat robbed; Leader: that seat leads.
+	From   int8
+	Leader bool
+	// Last: the die is the display's last white one; Bonus the •• points
+	// that come with it; Ends: the game ends then, won (+1), shared (0) or
+	// lost (−1); nil when it goes on.
+	Last  bool
+	Bonus int
+	Ends  *int
+	// cover and expose make up Stack, kept apart so total adds in the
+	// order the bot always has (its choices do not move by a rounding).
+	cover, expose float64
+}
+
+func (w takeWorth) total() float64 { return w.Points + w.Steal + w.End + w.cover - w.expose }
+
+// takeWorth values taking die d for seat me (see takeWorth).
+func (b *Bot) takeWorth(s *State, me int8, d int) takeWorth {
 	c := s.cfg.C
 	face, _ := s.SpecialFace()
-	from := s.Owner[d]
-	pts := 0.0
+	w := takeWorth{From: s.Owner[d]}
 	switch {
 	case !s.IsSpecial(d):
-		pts = float64(s.Points(d))
+		w.Points = float64(s.Points(d))
 	case face == SpecialNot:
 		if len(s.DiceOf(me)) > 0 {
-			pts = float64(c.NotWithOther)
+			w.Points = float64(c.NotWithOther)
 		}
 	case face == SpecialAZ:
-		pts = 0.2
+		w.Points = 0.2
 	}
-	v := pts
-	if from != Display {
+	if w.From != Display {
 		loss := float64(s.Points(d)) - 1
-		w := 0.5
-		if leader(s, me) == from {
-			w = 1
+		k := 0.5
+		if leader(s, me) == w.From {
+			k, w.Leader = 1, true
 		}
-		v += w * loss
+		w.Steal = k * loss
 	} else if !s.IsSpecial(d) && s.WhiteInDisplay() == 1 {
-		v += b.endValue(s, me, d)
+		w.Last = true
+		w.End, w.Bonus, w.Ends = b.endValue(s, me, d)
 	}
 	if face == SpecialStack && s.CardsLeft > 0 {
 		if t := s.StackTop(me); t >= 0 {
-			v += 0.3 * float64(s.Points(t))
+			w.cover = 0.3 * float64(s.Points(t))
 		}
-		v -= 0.3 * pts
+		w.expose = 0.3 * w.Points
+		w.Stack = w.cover - w.expose
 	}
-	return v
+	return w
 }
 
 // endValue is the worth of ending the round by taking d, the last white
-// die of the display.
-func (b *Bot) endValue(s *State, me int8, d int) float64 {
-	bonus := 0
+// die of the display, with the •• points that come with it and, when the
+// game ends then, whether the bot wins it (+1), shares it (0) or loses it
+// (−1).
+func (b *Bot) endValue(s *State, me int8, d int) (v float64, bonus int, ends *int) {
 	if f, ok := s.SpecialFace(); ok && f == SpecialDots && s.Owner[s.special()] == Display {
 		bonus = s.cfg.C.DotsPoints
 	}
@@ -592,18 +645,20 @@ func (b *Bot) endValue(s *State, me int8, d int) float64 {
 			others = max(others, rp)
 		}
 	}
-	v := float64(bonus)
+	v = float64(bonus)
 	if reached {
+		var r int
 		switch {
 		case proj[me] < best:
-			return v - 20
+			v, r = v-20, -1
 		case countEq(proj[:t.NPlayers], best) == 1:
-			return v + 20
+			v, r = v+20, 1
 		default:
-			return v + 5
+			v += 5
 		}
+		return v, bonus, &r
 	}
-	return v + float64(roundPoints(t, me)-others)/3
+	return v + float64(roundPoints(t, me)-others)/3, bonus, nil
 }
 
 func countEq(xs []int, x int) int {
