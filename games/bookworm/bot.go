@@ -1,10 +1,14 @@
 package bookworm
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/dicehall/dicehall/engine"
 	"github.com/dicehall/dicehall/games/bookworm/words"
@@ -44,6 +48,10 @@ type botLevel struct {
 	// tactics: whether the category and the Special face are chosen by
 	// their value (else at random).
 	tactics bool
+	// examples: each letter's words are kept in the order a review shows
+	// them (exampleOrder: the most common and shortest first), not the
+	// lexicon's.
+	examples bool
 }
 
 var botLevels = map[string]*botLevel{
@@ -74,8 +82,12 @@ type Bot struct {
 	// lex is the bot's own lexicon; nil: the table's (its language's).
 	lex words.Lexicon
 
-	// known caches the vocabulary by category and first letter.
-	known map[string]*[26][]string
+	// known caches the vocabulary by category.
+	known map[string]*vocabulary
+	// shared: the vocabularies are kept for every bot of the same level
+	// and seed (sharedVocab), for the review's analysts and rollouts,
+	// which are many short-lived bots with a handful of seeds.
+	shared bool
 
 	planned bool
 	key     planKey
@@ -281,28 +293,140 @@ func (b *Bot) inVocab(cat, word string) bool {
 	return float64(x>>11)/(1<<53) < b.lvl.vocab
 }
 
-// vocabulary is the bot's words of cat by first letter, in the rules'
-// form (WordKey; words the rules would refuse left out), built once per
-// category.
-func (b *Bot) vocabulary(s *State, cat string) *[26][]string {
+// vocabulary is a bot's words of a category, by first letter, in the
+// rules' form (WordKey; words the rules would refuse left out), and the
+// set of them (to count the words said this round without a scan).
+type vocabulary struct {
+	words [26][]string
+	has   map[string]bool
+}
+
+// unsaid counts, per letter, the words not said yet this round (said:
+// namedKeys).
+func (v *vocabulary) unsaid(said map[string]bool) (n [26]int) {
+	for l, ws := range v.words {
+		n[l] = len(ws)
+	}
+	for w := range said {
+		if v.has[w] {
+			n[w[0]-'a']--
+		}
+	}
+	return n
+}
+
+// nth is the i-th word starting with letter not said yet (i below the
+// letter's unsaid count).
+func (v *vocabulary) nth(letter byte, said map[string]bool, i int) string {
+	for _, w := range v.words[letter-'a'] {
+		if said[w] {
+			continue
+		}
+		if i == 0 {
+			return w
+		}
+		i--
+	}
+	return ""
+}
+
+// first lists the first k words starting with letter not said yet.
+func (v *vocabulary) first(letter byte, said map[string]bool, k int) []string {
+	var out []string
+	for _, w := range v.words[letter-'a'] {
+		if len(out) == k {
+			break
+		}
+		if !said[w] {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// vocabulary is the bot's words of cat, built once per category.
+func (b *Bot) vocabulary(s *State, cat string) *vocabulary {
 	if v, ok := b.known[cat]; ok {
 		return v
 	}
-	v := new([26][]string)
+	list := b.lexicon(s).Words(cat)
 	tiers := english(s)
-	for _, w := range b.lexicon(s).Words(cat) {
+	var key vocabKey
+	if b.shared {
+		key = vocabKey{lvl: b.lvl, seed: b.seed, tiers: tiers, n: len(list)}
+		if len(list) > 0 {
+			key.list = &list[0]
+		}
+		if v, ok := sharedVocab.Load(key); ok {
+			return b.keep(cat, v.(*vocabulary))
+		}
+	}
+	v := &vocabulary{has: map[string]bool{}}
+	for _, w := range list {
 		if !b.inVocab(cat, w) || tiers && words.Tier(cat, w) > b.lvl.tier {
 			continue
 		}
-		if key, ok := fastKey(w); ok {
-			v[key[0]-'a'] = append(v[key[0]-'a'], key)
+		if key, ok := fastKey(w); ok && !v.has[key] {
+			v.has[key] = true
+			v.words[key[0]-'a'] = append(v.words[key[0]-'a'], key)
 		}
 	}
+	if b.lvl.examples {
+		for l := range v.words {
+			exampleOrder(cat, v.words[l], tiers)
+		}
+	}
+	if b.shared && sharedCount.Add(1) <= maxShared {
+		sharedVocab.Store(key, v)
+	}
+	return b.keep(cat, v)
+}
+
+// keep caches v as the bot's vocabulary of cat.
+func (b *Bot) keep(cat string, v *vocabulary) *vocabulary {
 	if b.known == nil {
-		b.known = map[string]*[26][]string{}
+		b.known = map[string]*vocabulary{}
 	}
 	b.known[cat] = v
 	return v
+}
+
+// vocabKey identifies a shared vocabulary: the bot's level and seed (its
+// share of the words), and the lexicon's list for the category (by its
+// first element's address: the lexicon's lists are never copied), with or
+// without tiers.
+type vocabKey struct {
+	lvl   *botLevel
+	seed  uint64
+	list  *string
+	n     int
+	tiers bool
+}
+
+// sharedVocab holds the vocabularies of shared bots (vocabKey → *vocabulary).
+// Their seeds are a handful of constants, so it stays small: a few levels ×
+// the deck's categories × the languages. maxShared bounds it all the same
+// (a lexicon that made a new list at every call would fill it).
+var (
+	sharedVocab sync.Map
+	sharedCount atomic.Int64
+)
+
+const maxShared = 1 << 13
+
+// exampleOrder sorts words of cat as a review shows them: everyday words
+// before common ones (with tiers), then the shortest, then alphabetically.
+func exampleOrder(cat string, ws []string, tiers bool) {
+	tier := make(map[string]int, len(ws))
+	for _, w := range ws {
+		tier[w] = 0
+		if tiers {
+			tier[w] = words.Tier(cat, w)
+		}
+	}
+	slices.SortFunc(ws, func(a, b string) int {
+		return cmp.Or(cmp.Compare(tier[a], tier[b]), cmp.Compare(len(a), len(b)), strings.Compare(a, b))
+	})
 }
 
 // fastKey is WordKey, skipping the normalization of words already in the
@@ -328,30 +452,9 @@ func namedKeys(s *State) map[string]bool {
 	return set
 }
 
-// vocab lists the words of cat starting with letter that the bot knows and
-// that may still be said this round (said: namedKeys).
-func (b *Bot) vocab(s *State, said map[string]bool, cat string, letter byte) []string {
-	var out []string
-	for _, w := range b.vocabulary(s, cat)[letter-'a'] {
-		if !said[w] {
-			out = append(out, w)
-		}
-	}
-	return out
-}
-
 // letterCounts counts, per letter, the words of cat the bot could say now.
-func (b *Bot) letterCounts(s *State, cat string) (n [26]int) {
-	said := namedKeys(s)
-	for l, ws := range b.vocabulary(s, cat) {
-		n[l] = len(ws)
-		for _, w := range ws {
-			if said[w] {
-				n[l]--
-			}
-		}
-	}
-	return n
+func (b *Bot) letterCounts(s *State, cat string) [26]int {
+	return b.vocabulary(s, cat).unsaid(namedKeys(s))
 }
 
 // coverage scores how well a vocabulary (letter counts) serves dice: for
@@ -472,68 +575,69 @@ func leader(s *State, me int8) int8 {
 // option is a die the bot can take with a word it knows.
 type option struct {
 	die    int
-	letter byte     // the letter it knows most words for
-	words  []string // its words with that letter, not said yet (sorted)
-	word   string   // the word it says (chooseWord draws it from words)
+	letter byte // the letter it knows most words for
+	n      int  // how many, not said yet
 	worth  takeWorth
 	value  float64 // worth.total()
 }
 
-// options is the bot's search: for every takeable die, the words it knows
-// with one of the die's letters, and what taking the die is worth
-// (takeWorth). Dice it knows no word for are left out.
-func (b *Bot) options(s *State, me int8, takeable []TakeOption) []option {
+// options is the bot's search: for every takeable die, the letter it
+// knows most words for (of the die's letters, not said yet) and what
+// taking the die is worth (takeWorth). Dice it knows no word for are left
+// out. It returns the vocabulary and the words said, to find the words.
+func (b *Bot) options(s *State, me int8, takeable []TakeOption) ([]option, *vocabulary, map[string]bool) {
 	cat, ok := s.CategoryInPlay()
 	if !ok {
-		return nil
+		return nil, nil, nil
 	}
 	if takeable == nil {
 		takeable = s.Takeable(me)
 	}
 	said := namedKeys(s)
-	cache := map[byte][]string{}
+	v := b.vocabulary(s, cat.ID)
+	n := v.unsaid(said)
 	var opts []option
 	for _, t := range takeable {
 		// Use the letter it knows most words for: scarce letters stay
 		// for later turns.
 		var bestL byte
-		var bestW []string
+		bestN := 0
 		for i := 0; i < len(t.Letters); i++ {
-			l := t.Letters[i]
-			ws, ok := cache[l]
-			if !ok {
-				ws = b.vocab(s, said, cat.ID, l)
-				cache[l] = ws
-			}
-			if len(ws) > len(bestW) {
-				bestL, bestW = l, ws
+			if l := t.Letters[i]; n[l-'a'] > bestN {
+				bestL, bestN = l, n[l-'a']
 			}
 		}
-		if len(bestW) == 0 {
+		if bestN == 0 {
 			continue
 		}
 		w := b.takeWorth(s, me, t.Die)
-		opts = append(opts, option{die: t.Die, letter: bestL, words: bestW, worth: w, value: w.total()})
+		opts = append(opts, option{die: t.Die, letter: bestL, n: bestN, worth: w, value: w.total()})
 	}
-	return opts
+	return opts, v, said
 }
 
 // chooseWord finds the words the bot knows for the takeable dice, values
 // each take (takeWorth) and picks one by its level. Without a word it
 // takes the ? die when it can; else it has nothing (ok false).
 func (b *Bot) chooseWord(s *State, me int8, takeable []TakeOption) (Action, bool) {
-	opts := b.options(s, me, takeable)
+	opts, v, said := b.options(s, me, takeable)
 	if len(opts) == 0 {
 		if questionOpen(s) {
 			return TakeQuestion(), true
 		}
 		return Action{}, false
 	}
+	// The word for each die comes to mind at random (drawn for every die,
+	// found for the one said).
+	word := make([]int, len(opts))
 	for i := range opts {
-		opts[i].word = opts[i].words[b.rng.IntN(len(opts[i].words))]
+		word[i] = b.rng.IntN(opts[i].n)
 	}
 	// The order words come to mind in.
-	b.rng.Shuffle(len(opts), func(i, j int) { opts[i], opts[j] = opts[j], opts[i] })
+	b.rng.Shuffle(len(opts), func(i, j int) {
+		opts[i], opts[j] = opts[j], opts[i]
+		word[i], word[j] = word[j], word[i]
+	})
 	pick := 0
 	if b.rng.Float64() >= b.lvl.firstFound {
 		bestV := math.Inf(-1)
@@ -544,7 +648,7 @@ func (b *Bot) chooseWord(s *State, me int8, takeable []TakeOption) (Action, bool
 		}
 	}
 	o := opts[pick]
-	return Name(o.word, o.die), true
+	return Name(v.nth(o.letter, said, word[pick]), o.die), true
 }
 
 // questionOpen reports whether the ? die lies in the display, to be taken
