@@ -596,7 +596,7 @@ func (b *Bot) options(s *State, me int8, takeable []TakeOption) ([]option, *voca
 	said := namedKeys(s)
 	v := b.vocabulary(s, cat.ID)
 	n := v.unsaid(said)
-	var opts []option
+	opts := make([]option, 0, len(takeable))
 	for _, t := range takeable {
 		// Use the letter it knows most words for: scarce letters stay
 		// for later turns.
@@ -677,11 +677,12 @@ type takeWorth struct {
 	From   int8
 	Leader bool
 	// Last: the die is the display's last white one; Bonus the •• points
-	// that come with it; Ends: the game ends then, won (+1), shared (0) or
-	// lost (−1); nil when it goes on.
+	// that come with it; Ends: the game ends then, Won (+1), shared (0) or
+	// lost (−1).
 	Last  bool
 	Bonus int
-	Ends  *int
+	Ends  bool
+	Won   int8
 	// cover and expose make up Stack, kept apart so total adds in the
 	// order the bot always has (its choices do not move by a rounding).
 	cover, expose float64
@@ -713,7 +714,7 @@ func (b *Bot) takeWorth(s *State, me int8, d int) takeWorth {
 		w.Steal = k * loss
 	} else if !s.IsSpecial(d) && s.WhiteInDisplay() == 1 {
 		w.Last = true
-		w.End, w.Bonus, w.Ends = b.endValue(s, me, d)
+		w.End, w.Bonus, w.Ends, w.Won = b.endValue(s, me, d)
 	}
 	if face == SpecialStack && s.CardsLeft > 0 {
 		if t := s.StackTop(me); t >= 0 {
@@ -727,9 +728,9 @@ func (b *Bot) takeWorth(s *State, me int8, d int) takeWorth {
 
 // endValue is the worth of ending the round by taking d, the last white
 // die of the display, with the •• points that come with it and, when the
-// game ends then, whether the bot wins it (+1), shares it (0) or loses it
-// (−1).
-func (b *Bot) endValue(s *State, me int8, d int) (v float64, bonus int, ends *int) {
+// game ends then (ends), whether the bot wins it (+1), shares it (0) or
+// loses it (−1).
+func (b *Bot) endValue(s *State, me int8, d int) (v float64, bonus int, ends bool, won int8) {
 	if f, ok := s.SpecialFace(); ok && f == SpecialDots && s.Owner[s.special()] == Display {
 		bonus = s.cfg.C.DotsPoints
 	}
@@ -751,18 +752,17 @@ func (b *Bot) endValue(s *State, me int8, d int) (v float64, bonus int, ends *in
 	}
 	v = float64(bonus)
 	if reached {
-		var r int
 		switch {
 		case proj[me] < best:
-			v, r = v-20, -1
+			v, won = v-20, -1
 		case countEq(proj[:t.NPlayers], best) == 1:
-			v, r = v+20, 1
+			v, won = v+20, 1
 		default:
 			v += 5
 		}
-		return v, bonus, &r
+		return v, bonus, true, won
 	}
-	return v + float64(roundPoints(t, me)-others)/3, bonus, nil
+	return v + float64(roundPoints(t, me)-others)/3, bonus, false, 0
 }
 
 func countEq(xs []int, x int) int {

@@ -32,7 +32,7 @@ var _ engine.Analyst = Game{}
 
 // DefaultReviewRollouts is the number of rollouts that estimate the
 // balance after a decision when JudgeOptions.Budget is 0.
-const DefaultReviewRollouts = 12
+const DefaultReviewRollouts = 32
 
 // Measures (message keys of what Points measure) and the points lost that
 // make a blunder at each kind of decision.
@@ -335,14 +335,14 @@ func (r *reviewer) worthNotes(d int, w takeWorth) []engine.Message {
 			out = append(out, msg("bookworm.review.why-bonus", map[string]any{"n": w.Bonus}))
 		}
 		switch {
-		case w.Ends == nil && w.End-float64(w.Bonus) < 0:
+		case !w.Ends && w.End-float64(w.Bonus) < 0:
 			out = append(out, msg("bookworm.review.why-end-behind", nil))
-		case w.Ends == nil && w.End-float64(w.Bonus) > 0:
+		case !w.Ends && w.End-float64(w.Bonus) > 0:
 			out = append(out, msg("bookworm.review.why-end-ahead", nil))
-		case w.Ends == nil:
-		case *w.Ends > 0:
+		case !w.Ends:
+		case w.Won > 0:
 			out = append(out, msg("bookworm.review.why-ends-won", nil))
-		case *w.Ends < 0:
+		case w.Won < 0:
 			out = append(out, msg("bookworm.review.why-ends-lost", nil))
 		default:
 			out = append(out, msg("bookworm.review.why-ends-shared", nil))
@@ -556,6 +556,15 @@ type rollout struct {
 // know no word never ends (every turn fails), and one that is this long
 // has a clear leader.
 const rolloutRounds = 40
+
+// Legal lists nothing for the players: the bots read only their views.
+// The table's clock keeps its timeouts.
+func (m *rollout) Legal(seat engine.Seat) []engine.Action {
+	if seat == engine.SystemSeat {
+		return m.Match.Legal(seat)
+	}
+	return nil
+}
 
 // Turn ends the rollout after its last round.
 func (m *rollout) Turn() engine.Turn {
