@@ -48,6 +48,9 @@ type botLevel struct {
 	// tactics: whether the category and the Special face are chosen by
 	// their value (else at random).
 	tactics bool
+	// lookahead: each take is weighed by playing the rest of the round out
+	// (roundAhead) with the level's base (lookahead off) in every seat.
+	lookahead bool
 	// examples: each letter's words are kept in the order a review shows
 	// them (exampleOrder: the most common and shortest first), not the
 	// lexicon's.
@@ -61,6 +64,8 @@ var botLevels = map[string]*botLevel{
 		judgeLo: 800, judgeHi: 2000, noise: 1.2, tactics: true},
 	"hard": {kind: "hard", vocab: 0.90, tier: words.Common, reactLo: 1000, reactHi: 3000,
 		judgeLo: 400, judgeHi: 1200, tactics: true},
+	"hard2": {kind: "hard2", vocab: 0.90, tier: words.Common, reactLo: 1000, reactHi: 3000,
+		judgeLo: 400, judgeHi: 1200, tactics: true, lookahead: true},
 }
 
 // defaultTurnMs and defaultJudgeMs are the clock lengths the reaction
@@ -638,6 +643,12 @@ func (b *Bot) chooseWord(s *State, me int8, takeable []TakeOption) (Action, bool
 		opts[i], opts[j] = opts[j], opts[i]
 		word[i], word[j] = word[j], word[i]
 	})
+	if b.lvl.lookahead && len(opts) > 1 {
+		seed := b.rng.Uint64()
+		for i, o := range opts {
+			opts[i].value = b.roundAhead(s, me, Name(v.nth(o.letter, said, word[i]), o.die), seed) + o.value/10
+		}
+	}
 	pick := 0
 	if b.rng.Float64() >= b.lvl.firstFound {
 		bestV := math.Inf(-1)
@@ -649,6 +660,53 @@ func (b *Bot) chooseWord(s *State, me int8, takeable []TakeOption) (Action, bool
 	}
 	o := opts[pick]
 	return Name(v.nth(o.letter, said, word[pick]), o.die), true
+}
+
+// roundAhead plays the rest of the round out after seat me plays a, with
+// the bot's level without lookahead in every seat, every seat knowing the
+// bot's words, and returns me's margin over the best other seat once the
+// round is scored (±20 more when the game ends then, won or lost; 5 when
+// first place is shared). The round holds no chance but a ? die's card,
+// so one rollout tells the most.
+func (b *Bot) roundAhead(s *State, me int8, a Action, seed uint64) float64 {
+	t := s.clone()
+	if _, err := t.Apply(engine.Seat(me), t.Now, a); err != nil {
+		return math.Inf(-1)
+	}
+	t.Deadline -= t.Now
+	t.CountdownAt -= t.Now
+	t.Now = 0
+	if t.Round == s.Round && !t.Over() {
+		base := *b.lvl
+		base.lookahead = false
+		bots := make([]engine.Controller, t.NPlayers)
+		for p := range bots {
+			bots[p] = &Bot{lvl: &base, seed: b.seed, lex: b.lex, known: b.known,
+				rng: engine.NewSource(engine.SplitSeed(seed, uint64(p)))}
+		}
+		u := &rollout{Match: &Match{S: t, Names: make([]string, t.NPlayers)}, last: s.Round}
+		if err := engine.PlayBots(u, bots, engine.NewSource(seed), nil); err != nil {
+			return math.Inf(-1)
+		}
+	}
+	best := math.MinInt
+	for p := int8(0); p < t.NPlayers; p++ {
+		if p != me {
+			best = max(best, t.Totals[p])
+		}
+	}
+	v := float64(t.Totals[me] - best)
+	if t.Over() {
+		switch w := t.Winners(); {
+		case !slices.Contains(w, int(me)):
+			v -= 20
+		case len(w) == 1:
+			v += 20
+		default:
+			v += 5
+		}
+	}
+	return v
 }
 
 // questionOpen reports whether the ? die lies in the display, to be taken
