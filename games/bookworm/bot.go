@@ -63,9 +63,18 @@ var botLevels = map[string]*botLevel{
 	"medium": {kind: "medium", vocab: 0.50, tier: words.Common, reactLo: 3000, reactHi: 8000,
 		judgeLo: 800, judgeHi: 2000, noise: 1.2, tactics: true},
 	"hard": {kind: "hard", vocab: 0.90, tier: words.Common, reactLo: 1000, reactHi: 3000,
-		judgeLo: 400, judgeHi: 1200, tactics: true},
-	"hard2": {kind: "hard2", vocab: 0.90, tier: words.Common, reactLo: 1000, reactHi: 3000,
 		judgeLo: 400, judgeHi: 1200, tactics: true, lookahead: true},
+}
+
+// hardBase is the hard bot without its lookahead: the players of its
+// rollouts and of a review's.
+var hardBase = botLevels["hard"].base()
+
+// base is the level without lookahead.
+func (l *botLevel) base() *botLevel {
+	b := *l
+	b.lookahead = false
+	return &b
 }
 
 // defaultTurnMs and defaultJudgeMs are the clock lengths the reaction
@@ -646,7 +655,7 @@ func (b *Bot) chooseWord(s *State, me int8, takeable []TakeOption) (Action, bool
 	if b.lvl.lookahead && len(opts) > 1 {
 		seed := b.rng.Uint64()
 		for i, o := range opts {
-			opts[i].value = b.roundAhead(s, me, Name(v.nth(o.letter, said, word[i]), o.die), seed) + o.value/10
+			opts[i].value = b.ahead(s, me, Name(v.nth(o.letter, said, word[i]), o.die), o.value, seed, nil)
 		}
 	}
 	pick := 0
@@ -662,30 +671,43 @@ func (b *Bot) chooseWord(s *State, me int8, takeable []TakeOption) (Action, bool
 	return Name(v.nth(o.letter, said, word[pick]), o.die), true
 }
 
+// ahead is the lookahead's value of seat me playing a, worth now points
+// (takeWorth): the margin the round ends with (roundAhead), the worth a
+// tenth on top (it breaks the ties of rounds that play out alike).
+// observe (may be nil) sees every move of the round played out.
+func (b *Bot) ahead(s *State, me int8, a Action, now float64, seed uint64, observe engine.Played) float64 {
+	return b.roundAhead(s, me, a, seed, observe) + now/10
+}
+
 // roundAhead plays the rest of the round out after seat me plays a, with
 // the bot's level without lookahead in every seat, every seat knowing the
 // bot's words, and returns me's margin over the best other seat once the
-// round is scored (±20 more when the game ends then, won or lost; 5 when
-// first place is shared). The round holds no chance but a ? die's card,
-// so one rollout tells the most.
-func (b *Bot) roundAhead(s *State, me int8, a Action, seed uint64) float64 {
+// round is scored (20 more when the game ends then and me wins it, 20
+// less when it loses, 5 more when first place is shared). The round holds
+// no chance but a ? die's card, so one rollout tells the most. observe
+// (may be nil) sees a and every move after it.
+func (b *Bot) roundAhead(s *State, me int8, a Action, seed uint64, observe engine.Played) float64 {
 	t := s.clone()
-	if _, err := t.Apply(engine.Seat(me), t.Now, a); err != nil {
+	ev, err := t.Apply(engine.Seat(me), t.Now, a)
+	if err != nil {
 		return math.Inf(-1)
 	}
+	if observe != nil {
+		observe(engine.Move{Seat: engine.Seat(me), At: t.Now, Action: a}, ev, nil)
+	}
+	// The rollout's clock starts at 0 as engine.PlayBots's does.
 	t.Deadline -= t.Now
 	t.CountdownAt -= t.Now
 	t.Now = 0
 	if t.Round == s.Round && !t.Over() {
-		base := *b.lvl
-		base.lookahead = false
+		base := b.lvl.base()
 		bots := make([]engine.Controller, t.NPlayers)
 		for p := range bots {
-			bots[p] = &Bot{lvl: &base, seed: b.seed, lex: b.lex, known: b.known,
+			bots[p] = &Bot{lvl: base, seed: b.seed, lex: b.lex, known: b.known,
 				rng: engine.NewSource(engine.SplitSeed(seed, uint64(p)))}
 		}
 		u := &rollout{Match: &Match{S: t, Names: make([]string, t.NPlayers)}, last: s.Round}
-		if err := engine.PlayBots(u, bots, engine.NewSource(seed), nil); err != nil {
+		if err := engine.PlayBots(u, bots, engine.NewSource(seed), observe); err != nil {
 			return math.Inf(-1)
 		}
 	}

@@ -41,7 +41,7 @@ var info = engine.Info{
 		{Name: "target", Type: engine.OptionInt, Default: []byte("21"), Min: 1, Max: 1000,
 			Label: "bookworm.opt.target", Flag: "target", Help: "points that end the game"},
 	},
-	Bots:       engine.NamedBots("bookworm", "easy", "medium", "hard", "hard2"),
+	Bots:       engine.NamedBots("bookworm", "easy", "medium", "hard"),
 	DefaultBot: "medium",
 	// Every decision can be judged and hinted (review.go).
 	Reviews: true,

@@ -11,14 +11,16 @@ import (
 )
 
 // Reviews and hints: Bookworm is an engine.Analyst. Each decision is
-// valued as the hard bot values it (its search and valuations, bot.go),
-// by an analyst that knows every everyday and common word of the table's
-// lexicon, from the deciding seat's view only:
+// valued as the hard bot values it (its search, valuations and lookahead,
+// bot.go), by an analyst that knows every everyday and common word of the
+// table's lexicon, from the deciding seat's view only:
 //
 //   - naming a word: every die a word of the lexicon could take (the
-//     display's or another player's), the ? die and giving up, in points
+//     display's or another player's), the ? die and giving up, by the
+//     margin over the best other seat once the round is played out by hard
+//     bots (Bot.ahead), with the reasons of the points it brings at once
 //     (takeWorth: the die's points, a steal's cost to the robbed player,
-//     ending the round or the game), with example words for the best;
+//     ending the round or the game) and example words for the best;
 //   - choosing a category: how much of the dice its words cover;
 //   - turning the Special die: the hard bot's rough worth of each face;
 //   - challenging, letting pass and voting: the lexicon's opinion
@@ -26,8 +28,8 @@ import (
 //
 // Points rank the choices (Valued.Win is −1): the verdicts are in points.
 // After every take, category and turn, rollouts of the rest of the game by
-// hard bots in every seat estimate each seat's chance of winning
-// (Judgement.Balance), the review's balance graph.
+// hard bots without their lookahead in every seat estimate each seat's
+// chance of winning (Judgement.Balance), the review's balance graph.
 var _ engine.Analyst = Game{}
 
 // DefaultReviewRollouts is the number of rollouts that estimate the
@@ -37,12 +39,12 @@ const DefaultReviewRollouts = 32
 // Measures (message keys of what Points measure) and the points lost that
 // make a blunder at each kind of decision.
 const (
-	measurePoints   = "bookworm.review.points"
+	measureMargin   = "bookworm.review.margin"
 	measureCoverage = "bookworm.review.coverage"
 	measureEstimate = "bookworm.review.estimate"
 	measureStake    = "bookworm.review.stake"
 
-	takeScale     = 3 // points of a take: a 3-point die left for nothing
+	takeScale     = 3 // margin of a take: a 3-point die left for nothing
 	categoryScale = 2 // dice covered: two dice fewer with words
 	faceScale     = 2 // the hard bot's rough points of a Special face
 	judgeScale    = 2 // points of a die won or lost by a wrong call
@@ -155,14 +157,16 @@ type choice struct {
 }
 
 // DieChoice is a die in a review's Data: the die, its face, where it was
-// (-1 the display, else the seat robbed), its worth in points and example
-// words the lexicon knew for it.
+// (-1 the display, else the seat robbed), its points, example words the
+// lexicon knew for it, and who stole it before the round played out ended
+// (-1: nobody).
 type DieChoice struct {
-	Die    int      `json:"die"`
-	Face   string   `json:"face"`
-	From   int      `json:"from"`
-	Points float64  `json:"points"`
-	Words  []string `json:"words,omitempty"`
+	Die      int      `json:"die"`
+	Face     string   `json:"face"`
+	From     int      `json:"from"`
+	Dots     int      `json:"dots"`
+	Words    []string `json:"words,omitempty"`
+	StolenBy int      `json:"stolenBy"`
 }
 
 // TakeData is the Data of a word decision, for the game's renderer: the
@@ -206,30 +210,36 @@ func rank(j *engine.Judgement, cs []choice, chosen *choice) *choice {
 	return best
 }
 
-// take judges naming a word: which die to take, if any.
+// take judges naming a word: which die to take, if any. Each choice is
+// valued as the hard bot's lookahead values it (Bot.ahead): the margin
+// over the best other seat once the round is played out by hard bots that
+// know every everyday and common word, and a tenth of the points it brings
+// at once (takeWorth; the ? die 0, giving up its penalty).
 func (r *reviewer) take() (engine.Judgement, error) {
 	s, me := r.s, r.me
-	j := engine.Judgement{Measure: measurePoints, Scale: takeScale}
+	j := engine.Judgement{Measure: measureMargin, Scale: takeScale}
+	seed := engine.SplitSeed(rolloutSeed, uint64(s.Round))
 	var cs []choice
 	opts, vocab, said := r.an.options(s, me, r.v.Takeable)
 	for _, o := range opts {
 		ex := vocab.first(o.letter, said, examples)
-		c := r.takeChoice(Name(ex[0], o.die), o.worth)
+		c := r.takeChoice(Name(ex[0], o.die), o.worth, seed)
 		c.data.Words = ex
 		c.notes = append(c.notes, msg("bookworm.review.words", map[string]any{"words": c.data.Words}))
 		cs = append(cs, c)
 	}
 	if questionOpen(s) {
-		cs = append(cs, choice{val: valued(TakeQuestion(), 0, msg("bookworm.review.say-question", nil)), group: "?",
-			notes: []engine.Message{msg("bookworm.review.why-question", nil)}})
+		cs = append(cs, choice{val: valued(TakeQuestion(), r.an.ahead(s, me, TakeQuestion(), 0, seed, nil), msg("bookworm.review.say-question", nil)),
+			group: "?", notes: []engine.Message{msg("bookworm.review.why-question", nil)}})
 	}
-	giveUp := choice{val: valued(GiveUp(), -float64(s.cfg.C.FailPenalty), msg("bookworm.review.say-give-up", nil)), group: "give-up",
-		notes: []engine.Message{msg("bookworm.review.why-give-up", map[string]any{"n": s.cfg.C.FailPenalty})}}
+	penalty := float64(s.cfg.C.FailPenalty)
+	giveUp := choice{val: valued(GiveUp(), r.an.ahead(s, me, GiveUp(), -penalty, seed, nil), msg("bookworm.review.say-give-up", nil)),
+		group: "give-up", notes: []engine.Message{msg("bookworm.review.why-give-up", map[string]any{"n": s.cfg.C.FailPenalty})}}
 	var chosen *choice
 	if a := r.chosen; a != nil {
 		switch a.Type {
 		case ActName:
-			c := r.takeChoice(*a, r.an.takeWorth(s, me, a.Die))
+			c := r.takeChoice(*a, r.an.takeWorth(s, me, a.Die), seed)
 			for _, o := range cs {
 				if o.data != nil && o.data.Die == a.Die {
 					// The words the lexicon knew for the die taken.
@@ -239,7 +249,7 @@ func (r *reviewer) take() (engine.Judgement, error) {
 			}
 			chosen = &c
 		case ActQuestion:
-			chosen = &choice{val: valued(*a, 0, msg("bookworm.review.say-question", nil)), group: "?"}
+			chosen = &choice{val: valued(*a, r.an.ahead(s, me, *a, 0, seed, nil), msg("bookworm.review.say-question", nil)), group: "?"}
 		case ActGiveUp:
 			chosen = &giveUp
 		default:
@@ -254,6 +264,9 @@ func (r *reviewer) take() (engine.Judgement, error) {
 	}
 	cs = append(cs, giveUp)
 	best := rank(&j, cs, chosen)
+	if chosen != nil && chosen != best && chosen.data != nil && chosen.data.StolenBy >= 0 {
+		j.Notes = append(j.Notes, msg("bookworm.review.stolen", map[string]any{"face": chosen.data.Face, "who": r.name(int8(chosen.data.StolenBy))}))
+	}
 	if at, ok := r.answered(); ok {
 		j.Notes = append(j.Notes, msg("bookworm.review.clock", map[string]any{"seconds": max(0, (s.Deadline-at+500)/1000)}))
 	}
@@ -285,9 +298,11 @@ func (r *reviewer) answered() (int64, bool) {
 	return 0, false
 }
 
-// takeChoice is the choice of a (a word for a die) worth w, said in words,
-// with the reasons it is worth that.
-func (r *reviewer) takeChoice(a Action, w takeWorth) choice {
+// takeChoice is the choice of a (a word for a die) worth w at once, said
+// in words, valued by the lookahead (seed: its rollout's), with the
+// reasons it is worth that; its data tell who holds the die when the round
+// played out ends, if not the seat.
+func (r *reviewer) takeChoice(a Action, w takeWorth, seed uint64) choice {
 	s, d := r.s, a.Die
 	face := s.FaceName(d)
 	args := map[string]any{"word": a.Word, "face": face}
@@ -296,8 +311,21 @@ func (r *reviewer) takeChoice(a Action, w takeWorth) choice {
 		args["from"] = r.name(w.From)
 		say = msg("bookworm.review.say-steal", args)
 	}
-	c := choice{val: valued(a, w.total(), say), group: fmt.Sprintf("%s/%d", face, w.From),
-		data: &DieChoice{Die: d, Face: face, From: int(w.From), Points: round2(w.total())}}
+	holder, had := -1, false
+	follow := func(_ engine.Move, ev []engine.Event, _ []engine.Move) {
+		for _, e := range ev {
+			if t, ok := e.Data.(TakeEvent); ok && t.Die == d {
+				holder = t.To
+				had = had || holder == int(r.me)
+			}
+		}
+	}
+	v := r.an.ahead(s, r.me, a, w.total(), seed, follow)
+	data := &DieChoice{Die: d, Face: face, From: int(w.From), Dots: s.Points(d), StolenBy: -1}
+	if had && holder != int(r.me) {
+		data.StolenBy = holder
+	}
+	c := choice{val: valued(a, v, say), group: fmt.Sprintf("%s/%d", face, w.From), data: data}
 	c.notes = r.worthNotes(d, w)
 	return c
 }
@@ -520,7 +548,7 @@ func (r *reviewer) balance(a Action, n int) ([]float64, error) {
 		for p := range bots {
 			// Fixed bot seeds: one vocabulary per seat for every rollout
 			// (shared); the choices draw from the rollout's stream.
-			bots[p] = &Bot{lvl: botLevels["hard"], seed: engine.SplitSeed(rolloutSeed, uint64(p)),
+			bots[p] = &Bot{lvl: hardBase, seed: engine.SplitSeed(rolloutSeed, uint64(p)),
 				rng: engine.NewSource(engine.SplitSeed(seed, uint64(p+1))), shared: true}
 		}
 		u := &rollout{Match: &Match{S: t.clone(), Names: names}, last: r.s.Round + rolloutRounds}

@@ -112,9 +112,10 @@ func hasNote(j engine.Judgement, key string) bool {
 }
 
 // The take decision on fixed dice: ann leads and holds the Z die (3
-// points), bob is to name a word. Stealing the Z is worth 5 (3 for bob, 2
-// more that the leader loses beyond her Bookworm card); the D of the
-// display 1. Taking the D is a blunder that loses 4 points; stealing the
+// points), bob is to name a word. Stealing the Z brings 5 at once (3 for
+// bob, 2 more that the leader loses beyond her Bookworm card), the D of
+// the display 1; played out, the round ends with bob further behind after
+// the D. Taking the D is a blunder, with the margin it loses; stealing the
 // Z, with whatever word, is the best and loses nothing; a hint says so,
 // with example words of the lexicon for the Z.
 func TestReviewTake(t *testing.T) {
@@ -125,13 +126,13 @@ func TestReviewTake(t *testing.T) {
 
 	j := judge(t, m, 1, Name("dog", d))
 	best := decode(t, j.Best.Action)
-	if best.Type != ActName || best.Die != z || j.Best.Points != 5 || j.Chosen.Points != 1 {
-		t.Fatalf("best %v (%v points), chosen %v points: want the Z stolen for 5 against 1", best, j.Best.Points, j.Chosen.Points)
+	if best.Type != ActName || best.Die != z || j.Best.Points <= j.Chosen.Points {
+		t.Fatalf("best %v (%v points), chosen %v points: want the Z stolen", best, j.Best.Points, j.Chosen.Points)
 	}
-	if v, lost, _ := engine.Verdict(j); v != engine.VerdictBlunder || lost != 4 {
-		t.Fatalf("verdict %s, %v points lost: want a blunder of 4", v, lost)
+	if v, lost, _ := engine.Verdict(j); v != engine.VerdictBlunder || math.Abs(lost-(j.Best.Points-j.Chosen.Points)) > 1e-9 || lost < takeScale {
+		t.Fatalf("verdict %s, %v points lost: want a blunder of %v", v, lost, j.Best.Points-j.Chosen.Points)
 	}
-	if j.Measure != measurePoints || j.Best.Win >= 0 || j.Chosen.Win >= 0 {
+	if j.Measure != measureMargin || j.Best.Win >= 0 || j.Chosen.Win >= 0 {
 		t.Fatalf("measure %q, win %v/%v: want points and no win chance", j.Measure, j.Best.Win, j.Chosen.Win)
 	}
 	if err := m.S.Check(1, 0, best); err != nil {
@@ -194,17 +195,20 @@ func renderNotes(j engine.Judgement) string {
 	return b.String()
 }
 
-// Ending the game behind is a blunder; ending it ahead is the best.
+// Ending the game behind is a blunder when a steal keeps it going; ending
+// it ahead is the best.
 func TestReviewGameEnd(t *testing.T) {
 	m := atRealTurns(t, 2, `{"special":false}`, "C/K", "D", "M", "P", "A", "B", "N")
 	for d := 0; d < 6; d++ {
 		hold(m, int8(d%2), d)
 	}
 	last := 6 // the N, the display's last white die
-	m.S.Totals[0], m.S.Totals[1] = 30, 18
+	// ann holds C/K, M and A (4 points), bob D, P and B (3): ending the
+	// round now ends the game, ann 23, bob 22.
+	m.S.Totals[0], m.S.Totals[1] = 19, 18
 	j := judge(t, m, 1, Name("newt", last))
 	if v, lost, _ := engine.Verdict(j); v != engine.VerdictBlunder || lost < 20 {
-		t.Fatalf("ending the game behind: %s, %v lost", v, lost)
+		t.Fatalf("ending the game behind: %s, %v lost (best %s)", v, lost, j.Best.Action)
 	}
 	if decode(t, j.Best.Action).Die == last {
 		t.Fatalf("best %s: the last die", j.Best.Action)
@@ -224,7 +228,7 @@ func TestReviewGameEnd(t *testing.T) {
 func TestReviewGiveUpAndForced(t *testing.T) {
 	m := atRealTurns(t, 2, `{"special":false}`, "C/K", "D", "M", "P", "A", "Z", "N")
 	j := judge(t, m, 1, GiveUp())
-	if v, lost, _ := engine.Verdict(j); v != engine.VerdictBlunder || lost != 5 || j.Chosen.Points != -2 {
+	if v, lost, _ := engine.Verdict(j); v != engine.VerdictBlunder || lost < takeScale || decode(t, j.Best.Action).Type != ActName {
 		t.Fatalf("giving up: %s, %v lost, chosen %v", v, lost, j.Chosen.Points)
 	}
 	g := Game{Deck: testDeck, Lexicon: fakeLex{}}
