@@ -249,7 +249,8 @@ func (r *reviewer) take() (engine.Judgement, error) {
 			}
 			chosen = &c
 		case ActQuestion:
-			chosen = &choice{val: valued(*a, r.an.ahead(s, me, *a, 0, seed, nil), msg("bookworm.review.say-question", nil)), group: "?"}
+			chosen = &choice{val: valued(*a, r.an.ahead(s, me, *a, 0, seed, nil), msg("bookworm.review.say-question", nil)), group: "?",
+				notes: []engine.Message{msg("bookworm.review.why-question", nil)}}
 		case ActGiveUp:
 			chosen = &giveUp
 		default:
