@@ -14,14 +14,12 @@ import (
 	"github.com/dicehall/dicehall/store/memstore"
 )
 
-// coach is the test-only pig with an analyst (the shape of engine's pick
-// game): a roll is worth 5/6 of the turn's total plus 4, a hold the turn's
-// total, so rolling is best below 20; the first roll of a turn is forced.
-// gate, when set, holds every judgement until the test lets one go (a
-// value) or all (closing it); asked counts the judgements begun, judged
-// those let go.
+// coach is the test-only Pig with an analyst (pig.Coach: rolling is best
+// below a turn total of 20), with a gate: when set, every judgement waits
+// until the test lets one go (a value) or all (closing it). asked counts
+// the judgements begun, judged those let go.
 type coach struct {
-	pig.Game
+	pig.Coach
 	gate          chan struct{}
 	asked, judged *atomic.Int64
 }
@@ -34,40 +32,13 @@ func newCoach(gated bool) coach {
 	return c
 }
 
-func (c coach) Info() engine.Info {
-	i := c.Game.Info()
-	i.Reviews = true
-	return i
-}
-
 func (c coach) Judge(d engine.Decision, o engine.JudgeOptions) (engine.Judgement, error) {
 	c.asked.Add(1)
 	if c.gate != nil {
 		<-c.gate
 	}
 	c.judged.Add(1)
-	if len(d.Legal) < 2 {
-		return engine.Judgement{}, engine.ErrForced
-	}
-	turn := d.View.(map[string]any)["turn"].(int)
-	val := func(a engine.Action) engine.Valued {
-		b, _ := json.Marshal(a)
-		p := float64(turn)
-		if a.(pig.Action).Roll {
-			p = float64(turn+4) * 5 / 6
-		}
-		return engine.Valued{Action: b, Points: p, Win: -1}
-	}
-	hold, roll := val(pig.Action{Hold: true}), val(pig.Action{Roll: true})
-	j := engine.Judgement{Best: roll, Others: []engine.Valued{hold}, Scale: 2,
-		Notes: []engine.Message{{Key: "pig.held", Args: map[string]any{"who": "you", "n": turn}}}}
-	if hold.Points > roll.Points {
-		j.Best, j.Others = hold, []engine.Valued{roll}
-	}
-	if d.Chosen != nil {
-		j.Chosen = val(d.Chosen)
-	}
-	return j, nil
+	return c.Coach.Judge(d, o)
 }
 
 // coachServer runs a server whose only game is g.
@@ -448,9 +419,11 @@ func TestHintInPractice(t *testing.T) {
 	id := ann.create(soloPig())
 	c := ann.connect(id)
 	w := c.next()
-	// A turn's first roll is forced: nothing to advise.
+	// A turn's first roll is the only choice: the coach says so.
 	c.send(`{"type":"hint","id":1}`)
-	c.await("refused", refusedID(1, "hint-forced"))
+	if h := asHint(t, c.await("hint", nil)); h.ID != 1 || h.Version != w.Version || string(h.Hint.Best.Action) != `{"roll":true}` || len(h.Hint.Others) != 0 {
+		t.Fatalf("hint at the turn's start %+v", h)
+	}
 	c.send(map[string]any{"type": "act", "id": 2, "action": map[string]any{"roll": true}, "version": w.Version})
 	var m msg
 	for m = c.await("update", nil); !m.Turn.Has(0) || pigTurn(t, m) == 0; m = c.await("update", nil) {
