@@ -167,3 +167,16 @@ func TestReviewProgress(t *testing.T) {
 		t.Fatalf("progress %q", got)
 	}
 }
+
+// serve --review-workers 0 makes no reviews; negative values are refused.
+func TestReviewServeFlags(t *testing.T) {
+	defer func(old struct{ workers, budget int }) { reviewFlags = old }(reviewFlags)
+	reviewFlags.workers, reviewFlags.budget = 0, 300
+	if r, err := reviewConfig(); err != nil || r.Workers != -1 || r.Budget != 300 {
+		t.Fatalf("--review-workers 0: %+v, %v", r, err)
+	}
+	reviewFlags.workers = -2
+	if _, err := reviewConfig(); err == nil {
+		t.Fatal("negative workers accepted")
+	}
+}
