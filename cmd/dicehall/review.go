@@ -20,9 +20,10 @@ import (
 
 func init() { rootCmd.AddCommand(newReviewCmd()) }
 
-// renderReview prints a review for people. It is the one place the text
-// output is made: the terminal client's renderer may replace it.
-var renderReview = plainReview
+// renderReview shows a review to people (without --json). It is the one
+// place the text output is made: the terminal client's renderer replaces
+// plainReview here.
+var renderReview func(out io.Writer, g engine.Game, rec engine.Record, rv *engine.Review) error = plainReview
 
 // newReviewCmd is `dicehall review`: judge every decision of a record.
 func newReviewCmd() *cobra.Command {
@@ -102,7 +103,7 @@ has no review, 3 a recorded move is refused by the rules.`,
 				}
 				return nil
 			}
-			if err := renderReview(out, g, rv); err != nil {
+			if err := renderReview(out, g, rec, rv); err != nil {
 				return &exitError{script.ExitIO, fmt.Errorf("write output: %w", err)}
 			}
 			return nil
@@ -163,7 +164,7 @@ func (p *reviewProgress) finish() {
 
 // plainReview prints a summary per player: accuracy, what was lost, and
 // the three worst decisions with their move numbers.
-func plainReview(w io.Writer, g engine.Game, rv *engine.Review) error {
+func plainReview(w io.Writer, g engine.Game, _ engine.Record, rv *engine.Review) error {
 	info := g.Info()
 	var b strings.Builder
 	budget := "the default budget"

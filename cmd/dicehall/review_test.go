@@ -11,6 +11,7 @@ import (
 
 	"github.com/dicehall/dicehall/engine"
 	"github.com/dicehall/dicehall/internal/pig"
+	"github.com/dicehall/dicehall/script"
 )
 
 // pigRecord writes the record of a game of Pig to 10 that ann plays with
@@ -53,32 +54,12 @@ func pigRecord(t *testing.T, dir string) string {
 	return path
 }
 
-// The review of a record judges every decision from the player's view: the
-// blunder and the mistake are named with their move numbers, in words of
-// the game's catalogue.
+// The review of a record judges every decision from the player's view,
+// and the text shows it: the same as renderReview makes of the review
+// --json prints, from standard input as from a file.
 func TestReviewCommand(t *testing.T) {
 	withGames(t, pig.Coach{})
 	rec := pigRecord(t, t.TempDir())
-	out, code := runDicehall(t, "", "review", rec)
-	if code != 0 {
-		t.Fatalf("review: exit %d\n%s", code, out)
-	}
-	for _, want := range []string{
-		"Review of a game of Pig (8 moves, 3 decisions judged, the default budget)",
-		"ann: accuracy 33% (1 of 3 decisions the best), 4.2 points lost",
-		"1 blunder, 1 mistake, 0 inaccuracies; 2s a decision on average",
-		"worst: move 2, blunder: bank 5 points instead of roll again (2.5 points lost)",
-		"move 7, mistake: bank 10 points instead of roll again (1.7 points lost)",
-	} {
-		if !strings.Contains(out, want) {
-			t.Errorf("no %q in:\n%s", want, out)
-		}
-	}
-	if strings.Contains(out, "turned") {
-		t.Errorf("a turning point without win chances:\n%s", out)
-	}
-
-	// --json is the whole review; the same from standard input.
 	data, err := os.ReadFile(rec)
 	if err != nil {
 		t.Fatal(err)
@@ -104,6 +85,52 @@ func TestReviewCommand(t *testing.T) {
 	}
 	if s := rv.Seats[0]; len(s.Worst) != 2 || rv.Decisions[s.Worst[0]].Move != 2 || rv.Decisions[s.Worst[1]].Move != 7 {
 		t.Errorf("worst %v", s.Worst)
+	}
+
+	out, code := runDicehall(t, "", "review", rec)
+	if code != 0 {
+		t.Fatalf("review: exit %d\n%s", code, out)
+	}
+	r, err := script.ParseRecord(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want bytes.Buffer
+	if err := renderReview(&want, pig.Coach{}, r, &rv); err != nil {
+		t.Fatal(err)
+	}
+	if out != want.String() || !strings.Contains(out, "ann") {
+		t.Fatalf("review's text:\n%s\nwant:\n%s", out, want.String())
+	}
+}
+
+// The plain summary: each player's accuracy and losses, and the worst
+// decisions with their move numbers, in words of the game's catalogue.
+func TestPlainReview(t *testing.T) {
+	withGames(t, pig.Coach{})
+	js, code := runDicehall(t, "", "review", "--json", pigRecord(t, t.TempDir()))
+	var rv engine.Review
+	if err := json.Unmarshal([]byte(js), &rv); code != 0 || err != nil {
+		t.Fatalf("review --json: exit %d, %v", code, err)
+	}
+	var b bytes.Buffer
+	if err := plainReview(&b, pig.Coach{}, engine.Record{}, &rv); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	for _, want := range []string{
+		"Review of a game of Pig (8 moves, 3 decisions judged, the default budget)",
+		"ann: accuracy 33% (1 of 3 decisions the best), 4.2 points lost",
+		"1 blunder, 1 mistake, 0 inaccuracies; 2s a decision on average",
+		"worst: move 2, blunder: bank 5 points instead of roll again (2.5 points lost)",
+		"move 7, mistake: bank 10 points instead of roll again (1.7 points lost)",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("no %q in:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "turned") {
+		t.Errorf("a turning point without win chances:\n%s", out)
 	}
 }
 
