@@ -360,15 +360,8 @@ type reviewPending struct {
 // never asked for), 409 not-finished while the game runs, 404 no-review
 // for a game that judges no decisions.
 func (s *Server) getReview(w http.ResponseWriter, r *http.Request) {
-	if !s.allowGet(w, r, false) {
-		return
-	}
-	meta, ok := s.getMeta(w, r, r.PathValue("id"))
+	meta, ok := s.finishedTable(w, r, false, "not-finished", "reviews open once the game is over")
 	if !ok {
-		return
-	}
-	if meta.Status != store.StatusOver {
-		writeError(w, http.StatusConflict, "not-finished", "reviews open once the game is over")
 		return
 	}
 	if g, ok := s.games.Lookup(meta.Game); !ok || !engine.Reviewable(g) {

@@ -24,20 +24,33 @@ func claimLive(r *store.Review, now time.Time) bool {
 	return r != nil && !r.Ready && r.Expires.After(now)
 }
 
+// reviewsOf locks the store (for writing when w) and finds table id.
+func (s *Store) reviewsOf(ctx context.Context, id string, w bool) (*entry, func(), error) {
+	unlock, err := s.begin(ctx, w)
+	if err != nil {
+		return nil, nil, err
+	}
+	e, ok := s.tables[id]
+	if !ok {
+		unlock()
+		return nil, nil, fmt.Errorf("memstore: review of %q: %w", id, store.ErrNotFound)
+	}
+	if w && e.reviews == nil {
+		e.reviews = map[int]*store.Review{}
+	}
+	return e, unlock, nil
+}
+
 // ClaimReview implements store.ReviewStore.
 func (s *Store) ClaimReview(ctx context.Context, id string, budget int, node string, ttl time.Duration) (store.Review, error) {
 	if err := check.ReviewArgs(budget, ttl); err != nil {
 		return store.Review{}, fmt.Errorf("memstore: claim review: %w", err)
 	}
-	unlock, err := s.begin(ctx, true)
+	e, unlock, err := s.reviewsOf(ctx, id, true)
 	if err != nil {
 		return store.Review{}, err
 	}
 	defer unlock()
-	e, ok := s.tables[id]
-	if !ok {
-		return store.Review{}, fmt.Errorf("memstore: review of %q: %w", id, store.ErrNotFound)
-	}
 	now := s.now()
 	r := e.reviews[budget]
 	switch {
@@ -45,9 +58,6 @@ func (s *Store) ClaimReview(ctx context.Context, id string, budget int, node str
 		return reviewOut(r), nil
 	case claimLive(r, now) && r.Node != node:
 		return reviewOut(r), fmt.Errorf("memstore: review of %q: %w (%s)", id, store.ErrClaimed, r.Node)
-	}
-	if e.reviews == nil {
-		e.reviews = map[int]*store.Review{}
 	}
 	r = &store.Review{Table: id, Budget: budget, Node: node, Expires: check.Time(now.Add(ttl)), Updated: now}
 	e.reviews[budget] = r
@@ -59,15 +69,11 @@ func (s *Store) ReviewProgress(ctx context.Context, id string, budget int, node 
 	if err := check.ReviewArgs(budget, ttl); err != nil {
 		return fmt.Errorf("memstore: review progress: %w", err)
 	}
-	unlock, err := s.begin(ctx, true)
+	e, unlock, err := s.reviewsOf(ctx, id, true)
 	if err != nil {
 		return err
 	}
 	defer unlock()
-	e, ok := s.tables[id]
-	if !ok {
-		return fmt.Errorf("memstore: review of %q: %w", id, store.ErrNotFound)
-	}
 	now := s.now()
 	r := e.reviews[budget]
 	if !claimLive(r, now) || r.Node != node {
@@ -82,18 +88,11 @@ func (s *Store) PutReview(ctx context.Context, id string, budget int, body json.
 	if err := check.ReviewBody(budget, body); err != nil {
 		return fmt.Errorf("memstore: put review: %w", err)
 	}
-	unlock, err := s.begin(ctx, true)
+	e, unlock, err := s.reviewsOf(ctx, id, true)
 	if err != nil {
 		return err
 	}
 	defer unlock()
-	e, ok := s.tables[id]
-	if !ok {
-		return fmt.Errorf("memstore: review of %q: %w", id, store.ErrNotFound)
-	}
-	if e.reviews == nil {
-		e.reviews = map[int]*store.Review{}
-	}
 	r := &store.Review{Table: id, Budget: budget, Ready: true, Body: check.Raw(body), Updated: s.now()}
 	if old := e.reviews[budget]; old != nil {
 		r.Node, r.Done, r.Total = old.Node, old.Total, old.Total
@@ -104,15 +103,13 @@ func (s *Store) PutReview(ctx context.Context, id string, budget int, body json.
 
 // Review implements store.ReviewStore.
 func (s *Store) Review(ctx context.Context, id string, budget int) (store.Review, error) {
-	unlock, err := s.begin(ctx, false)
+	e, unlock, err := s.reviewsOf(ctx, id, false)
 	if err != nil {
 		return store.Review{}, err
 	}
 	defer unlock()
-	if e, ok := s.tables[id]; ok {
-		if r := e.reviews[budget]; r != nil {
-			return reviewOut(r), nil
-		}
+	if r := e.reviews[budget]; r != nil {
+		return reviewOut(r), nil
 	}
 	return store.Review{}, fmt.Errorf("memstore: review of %q: %w", id, store.ErrNotFound)
 }

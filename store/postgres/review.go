@@ -16,18 +16,24 @@ import (
 const reviewColumns = `table_id, budget, node, done, total, expires_ms, ready, body, updated_ms`
 
 func scanReview(row pgx.Row) (store.Review, error) {
-	var r store.Review
-	var expires, updated int64
-	var ready int
-	var body string
-	if err := row.Scan(&r.Table, &r.Budget, &r.Node, &r.Done, &r.Total, &expires, &ready, &body, &updated); err != nil {
+	var (
+		table, node, body          string
+		budget, done, total, ready int
+		expires, updated           int64
+	)
+	if err := row.Scan(&table, &budget, &node, &done, &total, &expires, &ready, &body, &updated); err != nil {
 		return store.Review{}, err
 	}
-	r.Expires, r.Ready, r.Updated = fromMs(expires), ready != 0, fromMs(updated)
-	if body != "" {
-		r.Body = json.RawMessage(body)
+	return check.ReviewRow(table, budget, node, done, total, expires, ready, body, updated), nil
+}
+
+// tableFound is nil when table id exists, else store.ErrNotFound.
+func tableFound(ctx context.Context, tx pgx.Tx, id string) error {
+	ok, err := exists(ctx, tx, `SELECT 1 FROM tables WHERE id = $1`, id)
+	if err == nil && !ok {
+		err = store.ErrNotFound
 	}
-	return r, nil
+	return err
 }
 
 // ClaimReview implements store.ReviewStore. The first claim is an INSERT
@@ -40,10 +46,7 @@ func (s *Store) ClaimReview(ctx context.Context, id string, budget int, node str
 	}
 	var out store.Review
 	err := s.write(ctx, func(tx pgx.Tx) error {
-		if ok, err := exists(ctx, tx, `SELECT 1 FROM tables WHERE id = $1`, id); err != nil || !ok {
-			if err == nil {
-				err = store.ErrNotFound
-			}
+		if err := tableFound(ctx, tx, id); err != nil {
 			return err
 		}
 		r, err := scanReview(tx.QueryRow(ctx, `
@@ -108,10 +111,7 @@ func (s *Store) PutReview(ctx context.Context, id string, budget int, body json.
 		return fmt.Errorf("postgres: put review: %w", err)
 	}
 	err := s.write(ctx, func(tx pgx.Tx) error {
-		if ok, err := exists(ctx, tx, `SELECT 1 FROM tables WHERE id = $1`, id); err != nil || !ok {
-			if err == nil {
-				err = store.ErrNotFound
-			}
+		if err := tableFound(ctx, tx, id); err != nil {
 			return err
 		}
 		_, err := tx.Exec(ctx, `

@@ -15,18 +15,24 @@ import (
 const reviewColumns = `table_id, budget, node, done, total, expires_ms, ready, body, updated_ms`
 
 func scanReview(row interface{ Scan(...any) error }) (store.Review, error) {
-	var r store.Review
-	var expires, updated int64
-	var ready int
-	var body string
-	if err := row.Scan(&r.Table, &r.Budget, &r.Node, &r.Done, &r.Total, &expires, &ready, &body, &updated); err != nil {
+	var (
+		table, node, body          string
+		budget, done, total, ready int
+		expires, updated           int64
+	)
+	if err := row.Scan(&table, &budget, &node, &done, &total, &expires, &ready, &body, &updated); err != nil {
 		return store.Review{}, err
 	}
-	r.Expires, r.Ready, r.Updated = fromMs(expires), ready != 0, fromMs(updated)
-	if body != "" {
-		r.Body = json.RawMessage(body)
+	return check.ReviewRow(table, budget, node, done, total, expires, ready, body, updated), nil
+}
+
+// tableFound is nil when table id exists, else store.ErrNotFound.
+func tableFound(ctx context.Context, tx *sql.Tx, id string) error {
+	ok, err := exists(ctx, tx, `SELECT 1 FROM tables WHERE id = ?`, id)
+	if err == nil && !ok {
+		err = store.ErrNotFound
 	}
-	return r, nil
+	return err
 }
 
 // ClaimReview implements store.ReviewStore.
@@ -40,10 +46,7 @@ func (s *Store) ClaimReview(ctx context.Context, id string, budget int, node str
 		if err := tx.QueryRowContext(ctx, `SELECT `+nowMs).Scan(&now); err != nil {
 			return err
 		}
-		if ok, err := exists(ctx, tx, `SELECT 1 FROM tables WHERE id = ?`, id); err != nil || !ok {
-			if err == nil {
-				err = store.ErrNotFound
-			}
+		if err := tableFound(ctx, tx, id); err != nil {
 			return err
 		}
 		r, err := scanReview(tx.QueryRowContext(ctx, `SELECT `+reviewColumns+` FROM reviews WHERE table_id = ? AND budget = ?`, id, budget))
@@ -100,10 +103,7 @@ func (s *Store) PutReview(ctx context.Context, id string, budget int, body json.
 		return fmt.Errorf("sqlite: put review: %w", err)
 	}
 	err := s.write(ctx, func(tx *sql.Tx) error {
-		if ok, err := exists(ctx, tx, `SELECT 1 FROM tables WHERE id = ?`, id); err != nil || !ok {
-			if err == nil {
-				err = store.ErrNotFound
-			}
+		if err := tableFound(ctx, tx, id); err != nil {
 			return err
 		}
 		_, err := tx.ExecContext(ctx, `

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"time"
+
+	"github.com/dicehall/dicehall/store"
 )
 
 // ReviewArgs checks what a review's claim needs: a budget of 0 or more
@@ -29,4 +31,22 @@ func PendingLimit(limit int) int {
 		return DefaultLimit
 	}
 	return limit
+}
+
+// ReviewRow is the store.Review of a reviews row (migration 00008: times
+// in UTC ms, 0 for none; ready 0 or 1; body "" until ready).
+func ReviewRow(table string, budget int, node string, done, total int, expiresMs int64, ready int, body string, updatedMs int64) store.Review {
+	r := store.Review{Table: table, Budget: budget, Node: node, Done: done, Total: total, Ready: ready != 0,
+		Expires: msTime(expiresMs), Updated: msTime(updatedMs)}
+	if body != "" {
+		r.Body = json.RawMessage(body)
+	}
+	return r
+}
+
+func msTime(ms int64) time.Time {
+	if ms == 0 {
+		return time.Time{}
+	}
+	return time.UnixMilli(ms).UTC()
 }
