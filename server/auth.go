@@ -74,24 +74,20 @@ func (c *Identity) defaults() {
 // authState is the server's side of identity.
 type authState struct {
 	hashSlots  chan struct{}
-	perName    *ipLimiter // failed sign-ins per username key
-	perAddr    *ipLimiter // failed sign-ins per client address
-	signups    *ipLimiter // accounts made per client address
+	perName    *attemptLimiter // failed sign-ins per username key
+	perAddr    *attemptLimiter // failed sign-ins per client address
+	signups    *attemptLimiter // accounts made per client address
 	ceremonies *ceremonies
 }
 
-func newAuthState(c Identity) authState {
-	limiter := func(n int, window time.Duration) *ipLimiter {
-		if n <= 0 || window <= 0 {
-			return nil
-		}
-		return &ipLimiter{rate: float64(n) / window.Seconds(), burst: float64(n), m: map[string]*bucket{}}
-	}
+// newAuthState sets identity up; shared (nil for a node alone) keeps the
+// attempt limits of a cluster's nodes together (shared_limits.go).
+func newAuthState(c Identity, shared *sharedBuckets) authState {
 	return authState{
 		hashSlots:  make(chan struct{}, max(c.HashSlots, 1)),
-		perName:    limiter(c.SigninsPerName, c.SigninWindow),
-		perAddr:    limiter(c.SigninsPerAddr, c.SigninWindow),
-		signups:    limiter(c.SignupsPerAddr, time.Hour),
+		perName:    newAttemptLimiter("signin-name", c.SigninsPerName, c.SigninWindow, shared),
+		perAddr:    newAttemptLimiter("signin-addr", c.SigninsPerAddr, c.SigninWindow, shared),
+		signups:    newAttemptLimiter("signup-addr", c.SignupsPerAddr, time.Hour, shared),
 		ceremonies: newCeremonies(c.Ceremonies),
 	}
 }
@@ -381,15 +377,29 @@ func (s *Server) signup(w http.ResponseWriter, r *http.Request) {
 // allowSignup applies the accounts-per-address limit.
 func (s *Server) allowSignup(w http.ResponseWriter, r *http.Request) bool {
 	l := s.auth.signups
-	addr := addrKey(r.RemoteAddr)
-	if l == nil || l.allow(addr, s.clock.Now()) {
+	if l == nil {
 		return true
 	}
-	wait := l.retryAfter(addr, s.clock.Now())
+	ok, wait, err := l.take(r.Context(), addrKey(r.RemoteAddr), s.clock.Now())
+	if err != nil {
+		s.limitUnchecked(w, "sign-up", err)
+		return false
+	}
+	if ok {
+		return true
+	}
 	w.Header().Set("Retry-After", fmt.Sprint(int(wait.Seconds())+1))
 	writeError(w, http.StatusTooManyRequests, "too-many-accounts",
 		fmt.Sprintf("too many accounts made from your address: try again in %s", minutesText(wait)))
 	return false
+}
+
+// limitUnchecked answers a request whose rate limit could not be checked
+// (the shared store did not answer): refused, to be tried again.
+func (s *Server) limitUnchecked(w http.ResponseWriter, what string, err error) {
+	s.log.Error(what+": limit not checked", "err", err)
+	w.Header().Set("Retry-After", "2")
+	writeError(w, http.StatusServiceUnavailable, "unavailable", "the server cannot check this now: try again in a moment")
 }
 
 // createAccount stores a new account (ID, Name, NameKey and
@@ -426,19 +436,30 @@ func (s *Server) signin(w http.ResponseWriter, r *http.Request) {
 	addr := addrKey(r.RemoteAddr)
 	now := s.clock.Now()
 	limits := []struct {
-		l   *ipLimiter
+		l   *attemptLimiter
 		key string
 	}{{s.auth.perName, "n:" + key}, {s.auth.perAddr, addr}}
-	for i, lim := range limits {
-		if lim.l == nil || lim.l.allow(lim.key, now) {
-			continue
-		}
-		for _, done := range limits[:i] {
-			if done.l != nil {
-				done.l.refund(done.key)
+	refund := func(done int) {
+		for _, lim := range limits[:done] {
+			if lim.l != nil {
+				lim.l.refund(r.Context(), lim.key)
 			}
 		}
-		wait := lim.l.retryAfter(lim.key, now)
+	}
+	for i, lim := range limits {
+		if lim.l == nil {
+			continue
+		}
+		ok, wait, err := lim.l.take(r.Context(), lim.key, now)
+		if err != nil {
+			refund(i)
+			s.limitUnchecked(w, "sign-in", err)
+			return
+		}
+		if ok {
+			continue
+		}
+		refund(i)
 		w.Header().Set("Retry-After", fmt.Sprint(int(wait.Seconds())+1))
 		writeError(w, http.StatusTooManyRequests, "too-many-attempts",
 			fmt.Sprintf("too many attempts, try again in %s", minutesText(wait)))
@@ -456,11 +477,7 @@ func (s *Server) signin(w http.ResponseWriter, r *http.Request) {
 	}
 	var match bool
 	if err := s.withHashSlot(r.Context(), func() { match = checkPassword(hash, req.Password) }); err != nil {
-		for _, lim := range limits {
-			if lim.l != nil {
-				lim.l.refund(lim.key)
-			}
-		}
+		refund(len(limits))
 		writeError(w, http.StatusServiceUnavailable, "busy", err.Error())
 		return
 	}
@@ -468,11 +485,7 @@ func (s *Server) signin(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusUnauthorized, "wrong-password", "that username and password do not match")
 		return
 	}
-	for _, lim := range limits {
-		if lim.l != nil {
-			lim.l.refund(lim.key)
-		}
-	}
+	refund(len(limits))
 	if s.startSession(w, r, a) {
 		s.writeAccount(w, r, http.StatusOK, a)
 	}

@@ -219,23 +219,27 @@ func (s *Server) openTable(ctx context.Context, meta store.Table, cr creator) (*
 	return t, nil
 }
 
-// storeNewTable checks the creator's budgets and, if they allow it,
-// stores the table under a fresh ID; both under one lock, so that racing
-// creates cannot overspend a budget. A refusal is returned, not written.
+// storeNewTable stores the table under a fresh ID if the creator's
+// budgets allow it; the store counts and inserts as one step, so that
+// racing creates, on this node or another, cannot overspend a budget. A
+// refusal is returned, not written.
 func (s *Server) storeNewTable(ctx context.Context, t *table, cr creator) (*refusal, error) {
-	b := s.budget()
-	b.createMu.Lock()
-	defer b.createMu.Unlock()
 	ctx, cancel := context.WithTimeout(ctx, s.cfg.StoreTimeout)
 	defer cancel()
-	ref, err := s.checkBudgets(ctx, cr, t.meta.Status == store.StatusOpen)
-	if ref != nil || err != nil {
-		return ref, err
+	budgets := s.budgetCaps(cr, t.meta.Status == store.StatusOpen)
+	caps := make([]store.Cap, len(budgets))
+	for i, b := range budgets {
+		caps[i] = store.Cap{Filter: b.f, Max: b.limit}
 	}
+	var err error
 	for range 3 { // an ID clash is astronomically rare; try again anyway
 		t.meta.ID = newID()
 		t.id = t.meta.ID
-		err = s.store.CreateTable(ctx, t.meta)
+		var spent int
+		spent, err = s.store.CreateTableCapped(ctx, t.meta, caps)
+		if spent >= 0 {
+			return &budgets[spent].ref, nil
+		}
 		if !errors.Is(err, store.ErrExists) {
 			break
 		}
