@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"encoding/base64"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -204,29 +205,89 @@ func seatOf(meta store.Table, presented, account string) int {
 // claimSeats gives a guest who signs up or in the seats their browser's
 // seat cookies hold (the first mineCookies): each seat with no account
 // becomes a, unless a holds another seat at that table already. Names
-// stay as they were played under.
+// stay as they were played under. A table another node runs is claimed
+// there, over the bus.
 func (s *Server) claimSeats(r *http.Request, a store.Account) {
 	for _, ck := range seatCookies(r) {
-		t, release, err := s.actor(r.Context(), ck.id)
+		err := s.claimSeat(r.Context(), ck, a.ID, true)
+		if err != nil && !errors.Is(err, store.ErrNotFound) {
+			s.log.Info("seat not claimed", "table", ck.id, "err", err)
+		}
+	}
+}
+
+// claimMsg is a claim on the bus, to the node that runs the table.
+type claimMsg struct {
+	TokenHash string `json:"tokenHash"`
+	Account   string `json:"account"`
+}
+
+// errMoved: the table's owner has let it go to another node since the
+// claim was sent there.
+const errMoved = "moved"
+
+// claimSeat claims ck's seat for account at the table's actor, here, or
+// (relay) at the node that runs it.
+func (s *Server) claimSeat(ctx context.Context, ck seatCookie, account string, relay bool) error {
+	for attempt := 0; ; attempt++ {
+		t, release, err := s.actor(ctx, ck.id)
+		var remote *errRemote
+		if errors.As(err, &remote) && relay && s.bus != nil {
+			m := ownerMsg(s.bus, ck.id, "claim")
+			m.Data = mustJSON(claimMsg{TokenHash: ck.hash, Account: account})
+			err = s.bus.ask(ctx, m)
+			if (noOwner(err) || err != nil && err.Error() == errMoved) && attempt < ownerWaits && ownerPause(ctx, attempt) == nil {
+				continue // the owner is starting or letting the table go
+			}
+			return err
+		}
 		if err != nil {
+			return err
+		}
+		_, err = call(ctx, t, func() bool { return t.claim(ck.hash, account) })
+		release()
+		if errors.Is(err, errGone) && attempt < 3 {
 			continue
 		}
-		_, _ = call(r.Context(), t, func() bool {
-			i := seatOfToken(t.meta, ck.hash)
-			if i < 0 || t.meta.Seats[i].Account != "" || seatOfAccount(t.meta, a.ID) >= 0 {
-				return false
-			}
-			t.meta.Seats[i].Account = a.ID
-			if err := t.saveMeta(false); err != nil {
-				t.meta.Seats[i].Account = ""
-				t.log.Error("seat not claimed", "seat", i, "err", err)
-				return false
-			}
-			t.log.Info("seat claimed by an account", "seat", i)
-			return true
-		})
-		release()
+		return err
 	}
+}
+
+// claimForEdge answers another node's claim for table id: "ok" once done
+// (or when there was nothing to claim), errMoved, or what went wrong.
+func (s *Server) claimForEdge(id string, data []byte) string {
+	var cm claimMsg
+	if err := json.Unmarshal(data, &cm); err != nil || cm.Account == "" {
+		return "bad claim"
+	}
+	ctx, cancel := context.WithTimeout(s.ctx, busOpenWait)
+	defer cancel()
+	err := s.claimSeat(ctx, seatCookie{id: id, hash: cm.TokenHash}, cm.Account, false)
+	var remote *errRemote
+	switch {
+	case err == nil:
+		return "ok"
+	case errors.As(err, &remote):
+		return errMoved
+	}
+	return clip(err.Error(), 200)
+}
+
+// claim gives account the seat whose token hashes to hash, if it has no
+// account and account holds no other seat here. Actor goroutine.
+func (t *table) claim(hash, account string) bool {
+	i := seatOfToken(t.meta, hash)
+	if i < 0 || t.meta.Seats[i].Account != "" || seatOfAccount(t.meta, account) >= 0 {
+		return false
+	}
+	t.meta.Seats[i].Account = account
+	if err := t.saveMeta(false); err != nil {
+		t.meta.Seats[i].Account = ""
+		t.log.Error("seat not claimed", "seat", i, "err", err)
+		return false
+	}
+	t.log.Info("seat claimed by an account", "seat", i)
+	return true
 }
 
 type seatCookie struct{ id, hash string }
