@@ -33,7 +33,7 @@ func PendingLimit(limit int) int {
 	return limit
 }
 
-// ReviewRow is the store.Review of a reviews row (migration 00008: times
+// ReviewRow is the store.Review of a reviews row (migration 00009: times
 // in UTC ms, 0 for none; ready 0 or 1; body "" until ready).
 func ReviewRow(table string, budget int, node string, done, total int, expiresMs int64, ready int, body string, updatedMs int64) store.Review {
 	r := store.Review{Table: table, Budget: budget, Node: node, Done: done, Total: total, Ready: ready != 0,
