@@ -35,11 +35,12 @@ type Store struct {
 }
 
 type entry struct {
-	table   store.Table
-	moves   []engine.LoggedMove
-	chat    []store.ChatMessage
-	rated   bool
-	lease   *lease                // nil: never leased
+	table store.Table
+	moves []engine.LoggedMove
+	chat  []store.ChatMessage
+	rated bool
+	lease *lease // nil: never leased
+
 	reviews map[int]*store.Review // by budget (review.go); nil: none
 }
 
