@@ -31,15 +31,10 @@ func playRecord(tb testing.TB, g Game, kinds []string, options string, seed uint
 			tb.Fatal(err)
 		}
 	}
-	rec := r.Record
-	if err := engine.PlayBots(r.State, bots, r.Source, func(m engine.Move, _ []engine.Event, _ []engine.Move) {
-		if err := rec.Log(m); err != nil {
-			tb.Fatal(err)
-		}
-	}); err != nil {
+	if err := r.PlayBots(bots); err != nil {
 		tb.Fatal(err)
 	}
-	return rec
+	return r.Record
 }
 
 // BenchmarkReviewGame reviews a whole seeded three-player game (hard,
