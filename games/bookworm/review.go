@@ -547,9 +547,10 @@ func (r *reviewer) balance(a Action, n int) ([]float64, error) {
 		seed := engine.SplitSeed(engine.SplitSeed(rolloutSeed, uint64(r.s.Round)), uint64(k))
 		bots := make([]engine.Controller, np)
 		for p := range bots {
-			// Fixed bot seeds: one vocabulary per seat for every rollout
-			// (shared); the choices draw from the rollout's stream.
-			bots[p] = &Bot{lvl: hardBase, seed: engine.SplitSeed(rolloutSeed, uint64(p)),
+			// One fixed bot seed: one vocabulary per category for every
+			// seat of every rollout (shared, so a server keeps a few);
+			// the choices draw from the rollout's stream.
+			bots[p] = &Bot{lvl: hardBase, seed: rolloutSeed,
 				rng: engine.NewSource(engine.SplitSeed(seed, uint64(p+1))), shared: true}
 		}
 		u := &rollout{Match: &Match{S: t.clone(), Names: names}, last: r.s.Round + rolloutRounds}
