@@ -238,4 +238,3 @@ func (b *Bot) flick(p *position) (Action, bool) {
 	f := slipFlick(b.arena, best.flick, handNoise(b.rng, b.level.SlipAngle), handNoise(b.rng, b.level.SlipPower))
 	return Action{Type: ActFlick, Die: best.die, Flick: f}, true
 }
-

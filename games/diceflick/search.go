@@ -79,8 +79,21 @@ type candidate struct {
 	die    int
 	target int // the hole aimed at; -1 for a flick that aims at none (a player's)
 	flick  physics.Flick
-	value  float64 // mean value over the draws
-	hits   int     // draws that came to rest in target
+	value  float64   // mean value over the draws
+	vals   []float64 // the value in each draw
+	hits   int       // draws that came to rest in target
+}
+
+// variance is the spread of the candidate's value over the draws.
+func (c candidate) variance() float64 {
+	if len(c.vals) < 2 {
+		return 0
+	}
+	var sq float64
+	for _, v := range c.vals {
+		sq += (v - c.value) * (v - c.value)
+	}
+	return sq / float64(len(c.vals)-1)
 }
 
 // newFlickSearch prepares the search of a flick decision (p.hand not empty).
@@ -193,16 +206,17 @@ func (fs *flickSearch) aims(hole int) []physics.Flick {
 // weigh is the mean value of flicking die with f over the draws: the seat's
 // slip, then the table's noise.
 func (fs *flickSearch) weigh(die int, f physics.Flick, target int) candidate {
-	c := candidate{die: die, target: target, flick: f}
+	c := candidate{die: die, target: target, flick: f, vals: make([]float64, len(fs.draws))}
 	col := fs.p.hand[die]
 	sum := 0.0
-	for _, d := range fs.draws {
+	for i, d := range fs.draws {
 		g := slipFlick(fs.arena, f, d.slipA, d.slipP)
 		l := fs.sim.Simulate(fs.occupied, g, d.tableA, d.tableP)
 		if l.Hole == target {
 			c.hits++
 		}
-		sum += fs.landed(die, col, l.Hole, d.face)
+		c.vals[i] = fs.landed(die, col, l.Hole, d.face)
+		sum += c.vals[i]
 	}
 	c.value = sum / float64(len(fs.draws))
 	return c
@@ -331,9 +345,19 @@ func (fs *flickSearch) lookahead(s *State, die int) float64 {
 // value is the evaluation of an arena after a landing: what the solver
 // would score now, plus the potential of what is left.
 func (fs *flickSearch) value(s *State, flicksAfter int, bonus bool) float64 {
-	p := fs.p
 	bd := s.Board()
 	total, ch := bd.Solve()
+	var scored uint32
+	if fs.lv.Potential && flicksAfter == 0 && (fs.p.practice || fs.lv.Deny != 0) {
+		scored, _, _ = bd.Evaluate(&ch)
+	}
+	return fs.worth(&bd, scored, total, flicksAfter, bonus)
+}
+
+// worth is value's evaluation when the turn would score total from the
+// holes of scored (only needed after the turn's last flick).
+func (fs *flickSearch) worth(bd *Board, scored uint32, total, flicksAfter int, bonus bool) float64 {
+	p := fs.p
 	v := float64(total)
 	if bonus && !p.bagEmpty {
 		v += bonusValue
@@ -341,21 +365,17 @@ func (fs *flickSearch) value(s *State, flicksAfter int, bonus bool) float64 {
 	if !fs.lv.Potential {
 		return v
 	}
-	w := pairNow
-	var left uint32 = fullMask
-	if flicksAfter == 0 {
-		scored, _, _ := bd.Evaluate(&ch)
-		if !p.practice {
-			// What is left is the next player's.
-			if fs.lv.Deny == 0 {
-				return v
-			}
-			return v - fs.lv.Deny*float64(pairs(&bd, fullMask&^scored))
-		}
-		w = pairLater
-		left &^= scored
+	if flicksAfter > 0 {
+		return v + pairNow*float64(pairs(bd, fullMask))
 	}
-	return v + w*float64(pairs(&bd, left))
+	if p.practice {
+		return v + pairLater*float64(pairs(bd, fullMask&^scored))
+	}
+	if fs.lv.Deny == 0 {
+		return v
+	}
+	// What is left is the next player's.
+	return v - fs.lv.Deny*float64(pairs(bd, fullMask&^scored))
 }
 
 // pairs counts the two-hole starts of a group (a colour's dice and marker,
