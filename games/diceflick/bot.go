@@ -46,7 +46,8 @@ type botLevel struct {
 var botLevels = map[string]botLevel{
 	"easy":   {Name: "easy", SlipAngle: 0.12, SlipPower: 0.12, Targets: 3, Bases: 1, Samples: 4},
 	"medium": {Name: "medium", SlipAngle: 0.05, SlipPower: 0.05, Targets: 6, Bases: 2, Samples: 10, Potential: true},
-	"hard":   {Name: "hard", SlipAngle: 0.01, SlipPower: 0.01, Targets: 12, Bases: 4, Samples: 24, Potential: true},
+	"hard": {Name: "hard", SlipAngle: 0.01, SlipPower: 0.01, Targets: 12, Bases: 2, Samples: 16, Potential: true,
+		Look: 4, LookSamples: 8, Deny: 1},
 }
 
 // Bot plays Diceflick from a seat's view. It is not safe for concurrent use.

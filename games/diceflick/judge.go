@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/dicehall/dicehall/engine"
 	"github.com/dicehall/dicehall/games/diceflick/physics"
@@ -23,10 +24,12 @@ var _ engine.Analyst = Game{}
 const reviewSamples = 32
 
 // reviewLevel is the search a judgement runs: the strongest bot's, without
-// its slip (the review values aims, not a bot's hand).
+// its slip (the review values aims, not a bot's hand) and without its
+// reluctance to leave pairs to the next player, so that the points are
+// the turn's own.
 func reviewLevel(samples int) botLevel {
 	lv := botLevels["hard"]
-	lv.Name, lv.SlipAngle, lv.SlipPower, lv.Samples = "review", 0, 0, samples
+	lv.Name, lv.SlipAngle, lv.SlipPower, lv.Samples, lv.Deny = "review", 0, 0, samples, 0
 	return lv
 }
 
@@ -399,15 +402,21 @@ func (j *judge) flickReason(c candidate, ba *BestAim) engine.Message {
 	h := c.target
 	bd0 := p.s.Board()
 	before, _ := bd0.Solve()
-	s := p.s
-	face := 4
-	if col == Pink {
-		face = 0
-	}
-	s.Arena[h] = MakeCell(col, face)
+	s := withDie(&p.s, col, h, 4)
 	bd := s.Board()
 	after, ch := bd.Solve()
 	scored, _, _ := bd.Evaluate(&ch)
+	group := ""
+	for _, g := range ch.Groups {
+		if slices.Contains(g, h) {
+			var gm uint32
+			for _, x := range g {
+				gm |= 1 << x
+			}
+			c, _ := bd.groupColor(gm)
+			group = c.String()
+		}
+	}
 	switch {
 	case h == p.comp.Bonus && !p.bagEmpty:
 		key = "diceflick.reason.bonus"
@@ -415,17 +424,11 @@ func (j *judge) flickReason(c candidate, ba *BestAim) engine.Message {
 		key = "diceflick.reason.blast"
 	case h == p.comp.Centre:
 		key = "diceflick.reason.centre"
-	case scored&(1<<h) != 0 && after > before:
+	case group != "":
 		key = "diceflick.reason.group"
-		for c := Blue; c < NumColors; c++ {
-			if el := validGroups(bd.Die[c] | bd.Marker[c] | bd.Die[White]); el&(1<<h) != 0 {
-				args["group"] = c.String()
-				break
-			}
-		}
-		if _, ok := args["group"]; !ok {
-			key = "diceflick.reason.line"
-		}
+		args["group"] = group
+	case scored&(1<<h) != 0:
+		key = "diceflick.reason.line"
 	}
 	return engine.Message{Key: key, Args: args}
 }

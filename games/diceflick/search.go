@@ -123,42 +123,52 @@ func (fs *flickSearch) drawNoise(rng *rand.Rand, n int) {
 	}
 }
 
+// Faces a static estimate averages over: every face for the search's own
+// targets; two faces with the die's mean for the lookahead's ranking
+// (scores are nearly linear in a face).
+var (
+	allFaces = []int{1, 2, 3, 4, 5, 6}
+	twoFaces = []int{2, 5}
+)
+
 // targets estimates every (die colour, free hole), best first, and keeps
 // the level's Targets best.
 func (fs *flickSearch) targets() []target {
-	p := fs.p
+	return fs.rank(&fs.p.s, fs.p.hand, fs.after, allFaces, fs.lv.Targets)
+}
+
+// rank estimates each die colour of hand in each free hole of s: the
+// value with flicksAfter flicks to come if the die dropped there, averaged
+// over faces (a blast die has none); the n best, best first (ties keep
+// hand and hole order, so the choice is stable). A target's die is its
+// first index in hand.
+func (fs *flickSearch) rank(s *State, hand []Color, flicksAfter int, faces []int, n int) []target {
 	var out []target
-	seen := map[Color]bool{}
-	for d, c := range p.hand {
+	var seen [NumColors]bool
+	for d, c := range hand {
 		if seen[c] {
 			continue
 		}
 		seen[c] = true
+		fc := faces
+		if c == Pink {
+			fc = []int{0}
+		}
 		for h := range Holes {
-			if p.s.Arena[h].Full() {
+			if s.Arena[h].Full() {
 				continue
 			}
 			est := 0.0
-			faces := 6
-			if c == Pink {
-				faces = 1
+			for _, f := range fc {
+				t := withDie(s, c, h, f)
+				est += fs.value(&t, flicksAfter, h == fs.p.comp.Bonus)
 			}
-			for f := 1; f <= faces; f++ {
-				face := f
-				if c == Pink {
-					face = 0
-				}
-				t := p.s
-				t.Arena[h] = MakeCell(c, face)
-				est += fs.value(&t, fs.after, h == p.comp.Bonus)
-			}
-			out = append(out, target{die: d, hole: h, est: est / float64(faces)})
+			out = append(out, target{die: d, hole: h, est: est / float64(len(fc))})
 		}
 	}
-	// Best estimates first; ties keep hole order, so the choice is stable.
 	sort.SliceStable(out, func(i, j int) bool { return out[i].est > out[j].est })
-	if len(out) > fs.lv.Targets {
-		out = out[:fs.lv.Targets]
+	if len(out) > n {
+		out = out[:n]
 	}
 	return out
 }
@@ -226,13 +236,7 @@ func (fs *flickSearch) weigh(die int, f physics.Flick, target int) candidate {
 // hole (physics.NoHole: back to the bag) showing face.
 func (fs *flickSearch) landed(die int, col Color, hole, face int) float64 {
 	p := fs.p
-	s := p.s
-	if hole >= 0 {
-		if col == Pink {
-			face = 0
-		}
-		s.Arena[hole] = MakeCell(col, face)
-	}
+	s := withDie(&p.s, col, hole, face)
 	bonus := hole >= 0 && hole == p.comp.Bonus
 	if fs.lv.Look == 0 || fs.after == 0 {
 		if hole < 0 {
@@ -260,42 +264,7 @@ func (fs *flickSearch) lookahead(s *State, die int) float64 {
 	var rest []Color
 	rest = append(rest, p.hand[:die]...)
 	rest = append(rest, p.hand[die+1:]...)
-	type aim struct {
-		col  Color
-		hole int
-		est  float64
-	}
-	var aims []aim
-	var seen [NumColors]bool
-	for _, c := range rest {
-		if seen[c] {
-			continue
-		}
-		seen[c] = true
-		for h := range Holes {
-			if s.Arena[h].Full() {
-				continue
-			}
-			t := *s
-			est := 0.0
-			if c == Pink {
-				t.Arena[h] = MakeCell(c, 0)
-				est = fs.value(&t, after, h == p.comp.Bonus)
-			} else {
-				// Two faces whose mean is the die's: scores are nearly
-				// linear in a face, and this is only the ranking.
-				for _, f := range [2]int{2, 5} {
-					t.Arena[h] = MakeCell(c, f)
-					est += fs.value(&t, after, h == p.comp.Bonus) / 2
-				}
-			}
-			aims = append(aims, aim{col: c, hole: h, est: est})
-		}
-	}
-	sort.SliceStable(aims, func(i, j int) bool { return aims[i].est > aims[j].est })
-	if len(aims) > fs.lv.Look {
-		aims = aims[:fs.lv.Look]
-	}
+	aims := fs.rank(s, rest, after, twoFaces, fs.lv.Look)
 	var occ uint32
 	occupied := s.Occupied()
 	for h, o := range occupied {
@@ -307,6 +276,7 @@ func (fs *flickSearch) lookahead(s *State, die int) float64 {
 	best := math.Inf(-1)
 	n := min(fs.lv.LookSamples, len(fs.draws))
 	for _, a := range aims {
+		col := rest[a.die]
 		f, ok := fs.arena.AimBest(a.hole)
 		if !ok {
 			continue
@@ -324,14 +294,8 @@ func (fs *flickSearch) lookahead(s *State, die int) float64 {
 				sum += stay
 				continue
 			}
-			t := *s
-			face := d.face
-			if a.col == Pink {
-				face = 0
-			}
-			t.Arena[hole] = MakeCell(a.col, face)
-			v := fs.value(&t, after, int(hole) == p.comp.Bonus)
-			sum += v
+			t := withDie(s, col, int(hole), d.face)
+			sum += fs.value(&t, after, int(hole) == p.comp.Bonus)
 		}
 		best = math.Max(best, sum/float64(n))
 	}
@@ -340,6 +304,20 @@ func (fs *flickSearch) lookahead(s *State, die int) float64 {
 	}
 	fs.look[key] = best
 	return best
+}
+
+// withDie is s with a die of colour col come to rest in hole (none for
+// physics.NoHole: the die went back to the bag) showing face (a blast die
+// shows none).
+func withDie(s *State, col Color, hole, face int) State {
+	t := *s
+	if hole >= 0 {
+		if col == Pink {
+			face = 0
+		}
+		t.Arena[hole] = MakeCell(col, face)
+	}
+	return t
 }
 
 // value is the evaluation of an arena after a landing: what the solver
