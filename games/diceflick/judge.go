@@ -224,29 +224,34 @@ func (j *judge) flick() (engine.Judgement, error) {
 		out.Balance = j.balance(opts[played].c.value, opts[played].c.variance())
 	}
 	for i, op := range opts {
-		if i != best && i != played && len(out.Others) < 3 && !op.stop {
+		if i != best && i != played && len(out.Others) < 3 {
 			out.Others = append(out.Others, val(op))
 		}
 	}
 
-	// Where it was aimed and where it went, and the best aim.
+	// Where the flick played was aimed and where it went, then the best
+	// choice and why.
 	fr := FlickReview{}
 	bo := opts[best]
-	if bo.stop {
+	if played >= 0 {
+		if po := opts[played]; po.stop {
+			if !bo.stop {
+				out.Notes = append(out.Notes, engine.Message{Key: "diceflick.review.stopped", Args: map[string]any{"total": po.total}})
+			}
+			if offer, _ := bd.Solve(); po.total < offer {
+				out.Notes = append(out.Notes, engine.Message{Key: "diceflick.review.score.below", Args: map[string]any{"points": po.total, "best": offer}})
+			}
+		} else {
+			fr.Played = &PlayedFlick{Color: p.hand[po.c.die].String(), Flick: j.chosen.Flick, Aim: aim, Hit: float64(po.c.hits) / float64(len(fs.draws))}
+			fr.Landed = landedSpot(j.outcome)
+			out.Notes = append(out.Notes, aimNote(fr.Played), landedNote(fr.Landed))
+		}
+	}
+	switch {
+	case bo.stop:
 		out.Notes = append(out.Notes, engine.Message{Key: "diceflick.reason.stop", Args: map[string]any{"total": bo.total}})
-	} else {
+	case bo.c.target >= 0:
 		fr.Best = j.bestAim(bo.c)
-	}
-	if played >= 0 && !opts[played].stop {
-		pc := opts[played].c
-		fr.Played = &PlayedFlick{Color: p.hand[pc.die].String(), Flick: j.chosen.Flick, Aim: aim, Hit: float64(pc.hits) / float64(len(fs.draws))}
-		fr.Landed = landedSpot(j.outcome)
-		out.Notes = append(out.Notes, aimNote(fr.Played), landedNote(fr.Landed))
-	}
-	if played >= 0 && opts[played].stop && !bo.stop {
-		out.Notes = append(out.Notes, engine.Message{Key: "diceflick.review.stopped", Args: map[string]any{"total": opts[played].total}})
-	}
-	if fr.Best != nil {
 		if played == best {
 			out.Notes = append(out.Notes, engine.Message{Key: "diceflick.review.best.same"})
 		}
