@@ -291,11 +291,7 @@ func reviewRecord(tb testing.TB, rounds int) engine.Record {
 			tb.Fatal(err)
 		}
 	}
-	if err := engine.PlayBots(r.State, bots, r.Source, func(m engine.Move, _ []engine.Event, _ []engine.Move) {
-		if err := r.Record.Log(m); err != nil {
-			tb.Fatal(err)
-		}
-	}); err != nil {
+	if err := r.PlayBots(bots); err != nil {
 		tb.Fatal(err)
 	}
 	return r.Record
