@@ -513,6 +513,9 @@ func (m *Bookworm) bwHelp(w int) string {
 	switch {
 	case s.Over():
 		parts = []string{k("s") + " save the record", k("q") + " quit"}
+		if m.sh.CanReview() {
+			parts = append([]string{k("r") + " review the game"}, parts...)
+		}
 	case m.pause:
 		parts = []string{k("enter") + " next round", k("q") + " quit"}
 	case m.isHumanTurn() && m.stage == stageWord:

@@ -807,6 +807,8 @@ func (m *Diceflick) dfHelp(lay dfLayout) string {
 	switch {
 	case m.sh.Confirming():
 		add("y quits", "any other key goes on")
+	case m.s().Over() && m.sh.CanReview():
+		add("r review the game|r review", "s save the record", "q quit")
 	case m.s().Over():
 		add("s save the record", "q quit")
 	case m.anim != nil:
