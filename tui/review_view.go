@@ -156,7 +156,7 @@ func (r *reviewScreen) nameWidth() int {
 func (r *reviewScreen) seatLines() []string {
 	nw := r.nameWidth()
 	win := r.anyWin()
-	head := fmt.Sprintf("  %-*s  accuracy  points lost  win lost  ?!   ?  ??  per decision", nw, "player")
+	head := fmt.Sprintf("  %-*s  accuracy  points lost  win lost  ?!   ?  ??     mean time", nw, "player")
 	lines := []string{styleBold.Render(head)}
 	for _, s := range r.rv.Seats {
 		wl := "–"
