@@ -4,11 +4,13 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"maps"
 	"math/rand/v2"
 	"strings"
 	"testing"
 
+	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/golden"
 
@@ -171,3 +173,35 @@ func TestReviewReportGolden(t *testing.T) {
 		})
 	}
 }
+
+// TestCoachGolden: the hint under a board, and the end screen while the
+// review is computed, at 80×24 and 120×40.
+func TestCoachGolden(t *testing.T) {
+	for _, size := range [][2]int{{80, 24}, {120, 40}} {
+		w, h := size[0], size[1]
+		t.Run("hint_"+sizeName(w, h), func(t *testing.T) {
+			g := soloTally(t, 4)
+			g.send(tea.WindowSizeMsg{Width: w, Height: h})
+			g.press("3")
+			g.settle()
+			g.press("h")
+			out := g.screen()
+			checkSize(t, out, w, h)
+			golden.RequireEqual(t, out)
+		})
+		t.Run("reviewing_"+sizeName(w, h), func(t *testing.T) {
+			g := soloTally(t, 4)
+			g.send(tea.WindowSizeMsg{Width: w, Height: h})
+			playTally(g)
+			g.Update(keyMsg("r")) // its command not run: still reviewing
+			g.reviewJob.total.Store(8)
+			g.reviewJob.done.Store(3)
+			out := g.screen()
+			checkSize(t, out, w, h)
+			golden.RequireEqual(t, out)
+			g.press("esc")
+		})
+	}
+}
+
+func sizeName(w, h int) string { return fmt.Sprintf("%dx%d", w, h) }
