@@ -360,7 +360,7 @@ func (m *Bookworm) judgingLines(v *bookworm.View) []string {
 	var waiting []string
 	for _, a := range m.match.Turn().Actors {
 		l := fmt.Sprintf("%d %s", int(a)+1, m.name(int(a)))
-		if m.isBot(a) {
+		if a >= 0 && int(a) < len(m.sh.Seats()) && m.sh.Seats()[a].IsBot() {
 			l += " (bot)"
 		}
 		waiting = append(waiting, l)

@@ -615,7 +615,7 @@ func (m *Diceflick) choosingDie() bool {
 func (m *Diceflick) turnLine(rep *diceflick.Report, lay dfLayout) []string {
 	st := m.s()
 	turn := possessive(m.name(st.Current)) + " turn"
-	if m.botOnTurn() {
+	if m.botOnTurn() && m.sh.Seats()[st.Current].IsBot() {
 		turn += " (bot)"
 	}
 	segs := []seg{{text: turn, st: &styleTurn}, {sep: " · ", text: fmt.Sprintf("flicks left %d", rep.FlicksLeft)}}

@@ -10,10 +10,10 @@ import (
 
 // replayShell is a table showing game g's record rec after its first at
 // moves, drawn by the game's own board: what a review shows of the
-// position a seat decided in. Every seat is a person (nobody plays by
-// itself), the clock stands at the last move's time, and a board that
-// holds the table to animate a move is let finish, so the position shows
-// at rest.
+// position a seat decided in. Nobody plays at its keyboard and no bot
+// plays by itself: every seat is watched, as a bot's is. The clock stands
+// at the last move's time, and a board that holds the table (to animate a
+// move, to sum up a round) is let go on, as it had when the seat decided.
 func replayShell(g engine.Game, rec engine.Record, at int) (*Shell, error) {
 	newBoard, ok := boards[g.Info().ID]
 	if !ok {
@@ -35,6 +35,7 @@ func replayShell(g engine.Game, rec engine.Record, at int) (*Shell, error) {
 	if err != nil {
 		return nil, err
 	}
+	sh.watching = true
 	for i, lm := range rec.Moves[:at] {
 		a, err := g.DecodeAction(lm.Action)
 		if err != nil {

@@ -158,6 +158,9 @@ type Shell struct {
 	saveErr     error
 	quit        bool
 	cmds        []tea.Cmd
+	// watching: nobody plays at this keyboard (a replayed position: every
+	// seat is watched as a bot's would be).
+	watching bool
 
 	// The coach (coach.go): a hint asked or shown; after the game, its
 	// review being computed, computed, and in view.
@@ -356,7 +359,7 @@ func (s *Shell) Over() bool { return s.table.State.Turn().Over }
 
 // IsPerson reports whether seat is played at this keyboard.
 func (s *Shell) IsPerson(seat engine.Seat) bool {
-	return seat >= 0 && int(seat) < len(s.cfg.Seats) && !s.cfg.Seats[seat].IsBot()
+	return !s.watching && seat >= 0 && int(seat) < len(s.cfg.Seats) && !s.cfg.Seats[seat].IsBot()
 }
 
 // People lists the seats played at this keyboard.
