@@ -102,8 +102,12 @@ func (s *Shell) hintLines(w int) []string {
 	if h == nil || h.waiting || h.gen != s.gen {
 		return nil
 	}
+	again := "h again hides it"
+	if t, ok := s.board.(Typist); ok && t.Typing() {
+		again = "f2 again hides it" // h is a letter now
+	}
 	lines := []string{ruleLine(styleFaint.Render("──")+" "+styleYellowB.Render("hint for "+s.Name(int(h.seat))),
-		styleFaint.Render("h again hides it"), w)}
+		styleFaint.Render(again), w)}
 	best := choiceText(s.info, h.j.Best)
 	if h.j.Best.Win >= 0 {
 		best += styleFaint.Render(" (" + pct(h.j.Best.Win) + " to win)")
