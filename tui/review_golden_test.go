@@ -205,3 +205,28 @@ func TestCoachGolden(t *testing.T) {
 }
 
 func sizeName(w, h int) string { return fmt.Sprintf("%dx%d", w, h) }
+
+// TestReviewReportFromJSON: a review read back from indented JSON (as
+// `dicehall review --json` writes it) reads the same: actions compare by
+// their content, not their layout.
+func TestReviewReportFromJSON(t *testing.T) {
+	g, rec, rv := tallyGame(false)
+	data, err := json.MarshalIndent(rv, "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back engine.Review
+	if err := json.Unmarshal(data, &back); err != nil {
+		t.Fatal(err)
+	}
+	var a, b bytes.Buffer
+	if err := ReviewReport(&a, g.Info(), rec, rv); err != nil {
+		t.Fatal(err)
+	}
+	if err := ReviewReport(&b, g.Info(), rec, &back); err != nil {
+		t.Fatal(err)
+	}
+	if a.String() != b.String() {
+		t.Fatalf("from JSON:\n%s\nwant:\n%s", b.String(), a.String())
+	}
+}

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -60,18 +61,21 @@ func choiceText(info engine.Info, v engine.Valued) string {
 	if len(v.Says) > 0 {
 		return reviewWords(info, v.Says)
 	}
-	return string(compactJSON(v.Action))
+	return compactJSON(v.Action)
 }
 
-func compactJSON(b json.RawMessage) []byte {
-	var out strings.Builder
-	for _, r := range string(b) {
-		if r != ' ' && r != '\n' && r != '\t' {
-			out.WriteRune(r)
-		}
+// compactJSON is an action's wire form without its layout (a review read
+// back from indented JSON has it indented).
+func compactJSON(b json.RawMessage) string {
+	var out bytes.Buffer
+	if json.Compact(&out, b) != nil {
+		return string(b)
 	}
-	return []byte(out.String())
+	return out.String()
 }
+
+// sameAction reports whether two wire forms are one action.
+func sameAction(a, b json.RawMessage) bool { return compactJSON(a) == compactJSON(b) }
 
 // points writes a number of points with one decimal.
 func points(v float64) string { return fmt.Sprintf("%.1f", v) }
@@ -460,7 +464,7 @@ func (r *reviewScreen) detailLines(w, most int) []string {
 	}
 	shown := 0
 	for _, o := range d.Others {
-		if shown == 2 || string(o.Action) == string(d.Chosen.Action) || string(o.Action) == string(d.Best.Action) {
+		if shown == 2 || sameAction(o.Action, d.Chosen.Action) || sameAction(o.Action, d.Best.Action) {
 			continue
 		}
 		lines = append(lines, row("also", o, styleFaint)...)
