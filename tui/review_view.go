@@ -491,13 +491,18 @@ func (r *reviewScreen) detailLines(w, most int) []string {
 	return lines
 }
 
-// wrapLead wraps text after a label in the review's left column.
+// wrapLead wraps text after a label in the review's left column; a
+// bulleted text ("• ...") hangs under its first word.
 func wrapLead(label, text string, w int) []string {
-	parts := strings.Split(ansi.Wrap(text, max(10, w-8), ""), "\n")
+	bullet := ""
+	if rest, ok := strings.CutPrefix(text, "• "); ok {
+		bullet, text = "• ", rest
+	}
+	parts := strings.Split(ansi.Wrap(text, max(10, w-8-len(bullet)), ""), "\n")
 	for i, p := range parts {
-		lead := fmt.Sprintf("  %-6s", label)
+		lead := fmt.Sprintf("  %-6s", label) + bullet
 		if i > 0 {
-			lead = strings.Repeat(" ", 8)
+			lead = strings.Repeat(" ", 8+ansi.StringWidth(bullet))
 		}
 		parts[i] = styleBold.Render(lead) + p
 	}
