@@ -99,10 +99,13 @@ func botGame(t *testing.T, id string, seed uint64) (engine.Game, engine.Record, 
 
 // tallyGame is a 12-round game of tally between ann and bob with a few
 // mistakes on both sides, reviewed.
-func tallyGame(noWin bool) (engine.Game, engine.Record, *engine.Review) {
+func tallyGame(noWin bool, players ...string) (engine.Game, engine.Record, *engine.Review) {
+	if len(players) == 0 {
+		players = []string{"ann", "bob"}
+	}
 	g := tally{rounds: 12, noWin: noWin}
-	picks := []int{3, 2, 3, 3, 1, 3, 3, 3, 2, 3, 3, 1, 3, 3, 3, 3, 2, 3, 1, 3, 3, 3}
-	rec := tallyRecord(g, []string{"ann", "bob"}, picks, 5)
+	picks := []int{3, 2, 3, 3, 1, 3, 3, 3, 2, 3, 3, 1, 3, 3, 3, 3, 2, 3, 1, 3, 3, 3, 2, 3, 3, 1, 3, 3, 3, 3, 3, 2, 3, 3, 1, 3, 3, 3, 3, 2, 3, 3, 3, 3}
+	rec := tallyRecord(g, players, picks, 5)
 	return g, rec, tallyReview(g, rec)
 }
 
@@ -114,6 +117,9 @@ func TestReviewGolden(t *testing.T) {
 	type game func() (engine.Game, engine.Record, *engine.Review)
 	tallyWin := func() (engine.Game, engine.Record, *engine.Review) { return tallyGame(false) }
 	tallyNoWin := func() (engine.Game, engine.Record, *engine.Review) { return tallyGame(true) }
+	tallyOf := func(players ...string) game {
+		return func() (engine.Game, engine.Record, *engine.Review) { return tallyGame(false, players...) }
+	}
 	real := func(id string, seed uint64) game {
 		return func() (engine.Game, engine.Record, *engine.Review) { return botGame(t, id, seed) }
 	}
@@ -131,6 +137,9 @@ func TestReviewGolden(t *testing.T) {
 		{name: "open_80x24", game: tallyWin, w: 80, h: 24, keys: []string{"enter", "n"}},
 		{name: "keys_80x24", game: tallyWin, w: 80, h: 24, keys: []string{"?"}},
 		{name: "no_balance_80x24", game: tallyNoWin, w: 80, h: 24},
+		{name: "four_seats_120x40", game: tallyOf("ann", "bob", "carol", "a very long name indeed"), w: 120, h: 40},
+		{name: "four_seats_80x24", game: tallyOf("ann", "bob", "carol", "a very long name indeed"), w: 80, h: 24},
+		{name: "solo_80x24", game: tallyOf("ann"), w: 80, h: 24},
 		{name: "dicestars_120x40", game: real("dicestars", 3), w: 120, h: 40, keys: []string{"n", "n", "enter"}},
 		{name: "dicestars_80x24", game: real("dicestars", 3), w: 80, h: 24, keys: []string{"n", "n", "enter"}},
 		{name: "dicestars_words_80x24", game: real("dicestars", 3), w: 80, h: 24, keys: []string{"n", "n", "enter", "tab"}},

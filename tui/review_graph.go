@@ -5,6 +5,7 @@ import (
 	"image/color"
 	"math"
 	"math/bits"
+	"sort"
 	"strings"
 
 	"charm.land/lipgloss/v2"
@@ -89,25 +90,30 @@ func balanceGraph(rv *engine.Review, names []string, w, h, sel int) []string {
 			line(xOf(i), yOf(at(i, p)), xOf(i+1), yOf(at(i+1, p)), set)
 		}
 	}
-	// Labels at the right: each seat's last chance, on its row or the
-	// nearest free one.
+	// Labels at the right: each seat's last chance, in the order of the
+	// chances, each on its line's row or as near as the others let it.
+	order := make([]int, n)
+	for p := range order {
+		order[p] = p
+	}
+	sort.SliceStable(order, func(a, b int) bool { return at(m-1, order[a]) > at(m-1, order[b]) })
+	order = order[:min(n, h)]
+	rows := make([]int, len(order))
+	for i, p := range order {
+		rows[i] = yOf(at(m-1, p)) / 4
+		if i > 0 {
+			rows[i] = max(rows[i], rows[i-1]+1)
+		}
+	}
+	for i := len(rows) - 1; i >= 0; i-- {
+		rows[i] = min(rows[i], h-len(rows)+i)
+		if i+1 < len(rows) {
+			rows[i] = min(rows[i], rows[i+1]-1)
+		}
+	}
 	labels := make([]string, h)
-	for p := range n {
-		v := at(m-1, p)
-		r := yOf(v) / 4
-		for d := 0; d < h; d++ {
-			if r+d < h && labels[r+d] == "" {
-				r += d
-				break
-			}
-			if r-d >= 0 && labels[r-d] == "" {
-				r -= d
-				break
-			}
-		}
-		if labels[r] == "" {
-			labels[r] = seatStyle(p).Render("● "+ansi.Truncate(names[p], 12, "…")) + " " + pct(v)
-		}
+	for i, p := range order {
+		labels[rows[i]] = seatStyle(p).Render("● "+ansi.Truncate(names[p], 12, "…")) + " " + pct(at(m-1, p))
 	}
 	half := yOf(0.5) / 4
 	out := make([]string, 0, h+1)

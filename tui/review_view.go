@@ -109,7 +109,7 @@ func lostText(d engine.Reviewed) (pts, win string) {
 		return "", ""
 	}
 	pts = "−" + points(d.PointsLost)
-	if hasWin(d) {
+	if hasWin(d) && d.WinLost >= 0.0005 {
 		win = "−" + pct(d.WinLost)
 	}
 	return pts, win
