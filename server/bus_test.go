@@ -28,6 +28,13 @@ func startNATS(t *testing.T) string {
 // startNode runs one node of a cluster on st and the NATS server at url.
 func startNode(t *testing.T, st store.Store, url, name string) *testServer {
 	t.Helper()
+	return startNodeWith(t, st, url, name, Config{})
+}
+
+// startNodeWith is startNode with more of cfg (its store and cluster are
+// set here).
+func startNodeWith(t *testing.T, st store.Store, url, name string, cfg Config) *testServer {
+	t.Helper()
 	nc, err := nats.Connect(url, nats.Name(name))
 	if err != nil {
 		t.Fatal(err)
@@ -35,7 +42,8 @@ func startNode(t *testing.T, st store.Store, url, name string) *testServer {
 	t.Cleanup(nc.Close)
 	c := quickCluster(name)
 	c.NATS = nc
-	ts := startServer(t, Config{Store: &crashStore{Store: st}, Cluster: c})
+	cfg.Store, cfg.Cluster = &crashStore{Store: st}, c
+	ts := startServer(t, cfg)
 	ts.nc = nc
 	return ts
 }

@@ -231,7 +231,7 @@ func New(cfg Config) (*Server, error) {
 	s := &Server{cfg: cfg, store: cfg.Store, games: cfg.Games, log: cfg.Logger, clock: cfg.Clock,
 		ctx: ctx, cancel: cancel, tables: map[string]*table{}, ending: map[string]*table{},
 		posts:  ipLimiter{rate: cfg.PostRate, burst: float64(cfg.PostBurst), m: map[string]*bucket{}},
-		public: public, httpConns: newConnLimiter(cfg.Limits.ConnsPerAddr, cfg.Logger), auth: newAuthState(cfg.Identity)}
+		public: public, httpConns: newConnLimiter(cfg.Limits.ConnsPerAddr, cfg.Logger), auth: newAuthState(cfg.Identity, sharedBucketsOf(cfg))}
 	s.metrics = newMetrics(s)
 	s.handler = s.routes()
 	if err := s.startBus(); err != nil {

@@ -171,6 +171,7 @@ type Store interface {
 	Count(ctx context.Context, f Filter) (int, error)
 
 	LeaseStore
+	LimitStore
 	AccountStore
 	RatingStore
 	ChatStore

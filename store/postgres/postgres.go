@@ -206,35 +206,52 @@ func (p *params) add(v any) string {
 
 // CreateTable implements store.Store.
 func (s *Store) CreateTable(ctx context.Context, t store.Table) error {
+	_, err := s.createTable(ctx, t, nil)
+	return err
+}
+
+// createTable is CreateTable within caps (CreateTableCapped, limits.go).
+func (s *Store) createTable(ctx context.Context, t store.Table, caps []store.Cap) (int, error) {
 	if err := check.Table(t); err != nil {
-		return fmt.Errorf("postgres: create: %w", err)
+		return -1, fmt.Errorf("postgres: create: %w", err)
 	}
 	if t.Version != 0 {
-		return fmt.Errorf("postgres: create table %q: %w: version %d, want 0", t.ID, check.ErrInvalid, t.Version)
+		return -1, fmt.Errorf("postgres: create table %q: %w: version %d, want 0", t.ID, check.ErrInvalid, t.Version)
 	}
-	seats, err := json.Marshal(t.Seats)
-	if err != nil {
-		return s.wrap("create table", t.ID, err)
-	}
-	err = s.write(ctx, func(tx pgx.Tx) error {
-		n, err := affected(tx.Exec(ctx, `
-			INSERT INTO tables (id, game, options, settings, seed, seats, status, created_ms, updated_ms, version, result, creator, creator_addr, rematch, seen_ms)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 0, $10, $11, $12, $13, $14)
-			ON CONFLICT (id) DO NOTHING`,
-			t.ID, t.Game, jsonText(t.Options), jsonText(t.Settings), int64(t.Seed), string(seats),
-			t.Status, t.Created.UnixMilli(), t.Updated.UnixMilli(), resultText(t.Result), t.Creator, t.CreatorAddr, t.Rematch, msOrZero(t.Seen)))
-		if err == nil && n == 0 {
-			err = store.ErrExists
-		}
-		if err != nil {
+	capped := -1
+	err := s.write(ctx, func(tx pgx.Tx) error {
+		var err error
+		if capped, err = reachedCap(ctx, tx, caps); err != nil || capped >= 0 {
 			return err
 		}
-		return setTableAccounts(ctx, tx, t.ID, t.Seats, true)
+		return insertTable(ctx, tx, t)
 	})
 	if err != nil {
-		return s.wrap("create table", t.ID, err)
+		return -1, s.wrap("create table", t.ID, err)
 	}
-	return nil
+	return capped, nil
+}
+
+// insertTable writes a new table's row in tx: store.ErrExists if its ID
+// is taken.
+func insertTable(ctx context.Context, tx pgx.Tx, t store.Table) error {
+	seats, err := json.Marshal(t.Seats)
+	if err != nil {
+		return err
+	}
+	n, err := affected(tx.Exec(ctx, `
+		INSERT INTO tables (id, game, options, settings, seed, seats, status, created_ms, updated_ms, version, result, creator, creator_addr, rematch, seen_ms)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 0, $10, $11, $12, $13, $14)
+		ON CONFLICT (id) DO NOTHING`,
+		t.ID, t.Game, jsonText(t.Options), jsonText(t.Settings), int64(t.Seed), string(seats),
+		t.Status, t.Created.UnixMilli(), t.Updated.UnixMilli(), resultText(t.Result), t.Creator, t.CreatorAddr, t.Rematch, msOrZero(t.Seen)))
+	if err == nil && n == 0 {
+		err = store.ErrExists
+	}
+	if err != nil {
+		return err
+	}
+	return setTableAccounts(ctx, tx, t.ID, t.Seats, true)
 }
 
 // GetTable implements store.Store.
