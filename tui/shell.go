@@ -527,6 +527,7 @@ func (s *Shell) changed(m engine.Move, ev []engine.Event) {
 	s.gen++
 	s.last = m
 	s.asked, s.decided, s.failed = false, nil, nil
+	s.hint = nil // it was for the position before
 	clear(s.thinking)
 	if !s.confirmQuit && (s.msgIsError || m.Seat != engine.ChanceSeat) {
 		// The table moved on: an answer to an earlier key (a refusal
