@@ -64,21 +64,18 @@ func (g judged) Judge(d engine.Decision, o engine.JudgeOptions) (engine.Judgemen
 	return j, nil
 }
 
-// botGame plays a two-seat game of id with its default bots and reviews
-// it with the made-up analyst.
-func botGame(t *testing.T, id string, seed uint64) (engine.Game, engine.Record, *engine.Review) {
+// botRecord plays a seeded two-seat game of g (ann and bob) with its
+// default bots.
+func botRecord(t *testing.T, g engine.Game, seed uint64) engine.Record {
 	t.Helper()
-	base, _ := all.Registry.Lookup(id)
-	g := judged{base}
-	info := g.Info()
 	r, err := engine.NewRunner(g, []string{"ann", "bob"}, nil, seed, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	bp := base.(engine.BotProvider)
+	bp := g.(engine.BotProvider)
 	bots := make([]engine.Controller, 2)
 	for p := range bots {
-		if bots[p], err = bp.NewBot(info.DefaultBot, engine.BotSeed(seed, engine.Seat(p))); err != nil {
+		if bots[p], err = bp.NewBot(g.Info().DefaultBot, engine.BotSeed(seed, engine.Seat(p))); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -90,6 +87,16 @@ func botGame(t *testing.T, id string, seed uint64) (engine.Game, engine.Record, 
 	}); err != nil {
 		t.Fatal(err)
 	}
+	return rec
+}
+
+// botGame plays a two-seat game of id with its default bots and reviews
+// it with the made-up analyst.
+func botGame(t *testing.T, id string, seed uint64) (engine.Game, engine.Record, *engine.Review) {
+	t.Helper()
+	base, _ := all.Registry.Lookup(id)
+	rec := botRecord(t, base, seed)
+	g := judged{base}
 	rv, err := engine.ReviewRecord(context.Background(), g, rec, engine.ReviewOptions{Seed: seed, Workers: 2})
 	if err != nil {
 		t.Fatal(err)
@@ -237,5 +244,46 @@ func TestReviewReportFromJSON(t *testing.T) {
 	}
 	if a.String() != b.String() {
 		t.Fatalf("from JSON:\n%s\nwant:\n%s", b.String(), a.String())
+	}
+}
+
+// TestReviewRealGolden: the review of a seeded two-seat game of every game
+// that judges its decisions, played by its default bots and reviewed by
+// its own analysis: the summary at 80×24, the costliest decision's
+// position at 120×40. (A game that does not judge yet is skipped.)
+func TestReviewRealGolden(t *testing.T) {
+	for _, id := range all.Registry.IDs() {
+		g, _ := all.Registry.Lookup(id)
+		if !engine.Reviewable(g) || !HasBoard(id) || g.Info().DefaultBot == "" {
+			continue
+		}
+		t.Run(id, func(t *testing.T) {
+			rec := botRecord(t, g, 7)
+			rv, err := engine.ReviewRecord(context.Background(), g, rec, engine.ReviewOptions{Seed: 7, Workers: 2})
+			if err != nil {
+				t.Fatal(err)
+			}
+			r, err := newReviewScreen(g, rec, rv)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(rv.Seats) > 0 && len(rv.Seats[0].Worst) > 0 {
+				r.sel = rv.Seats[0].Worst[0] // ann's costliest
+			}
+			for _, c := range []struct {
+				name string
+				w, h int
+				keys []string
+			}{{"summary_80x24", 80, 24, nil}, {"worst_120x40", 120, 40, []string{"enter"}}} {
+				t.Run(c.name, func(t *testing.T) {
+					for _, k := range c.keys {
+						r.key(k, c.h)
+					}
+					out := ansi.Strip(r.render(c.w, c.h))
+					checkSize(t, out, c.w, c.h)
+					golden.RequireEqual(t, out)
+				})
+			}
+		})
 	}
 }
