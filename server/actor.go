@@ -192,6 +192,7 @@ func (t *table) repair() {
 		}
 	}) == nil && status == store.StatusOver {
 		t.rate()
+		t.reviewLater()
 	}
 }
 

@@ -176,6 +176,7 @@ func (t *table) commit(first *engine.Move) error {
 		} else {
 			t.rate()
 		}
+		t.reviewLater()
 	}
 	began := t.observeMove(at) // the deadlines below are those of the new state
 	t.publish()                // before anyone hears of the move, so a summary fetched on an update is as new

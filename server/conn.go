@@ -77,6 +77,9 @@ type conn struct {
 	remote *remoteLink
 	proxy  *proxyLink
 
+	// hinting: a hint is being worked out for this connection (hint.go).
+	hinting atomic.Bool
+
 	// Reader-owned.
 	bucket  bucket
 	dropped int
@@ -287,6 +290,8 @@ func (c *conn) handle(data []byte) {
 		c.post(m.ID, func() { t.takeover(c, m) })
 	case "chat":
 		c.post(m.ID, func() { t.chat(c, m) })
+	case "hint":
+		c.askHint(m)
 	case "":
 		c.sendError(m.ID, "malformed", "the message has no type")
 	default:
@@ -294,13 +299,17 @@ func (c *conn) handle(data []byte) {
 	}
 }
 
-func (c *conn) post(id *int64, f func()) {
+// post hands f to the table's actor; false (answered) when it could not.
+func (c *conn) post(id *int64, f func()) bool {
 	switch err := c.t.post(f); {
 	case errors.Is(err, errBusy):
 		c.sendError(id, "busy", "the table is busy: try again in a moment")
 	case errors.Is(err, errGone):
 		c.closeGracefully(websocket.StatusTryAgainLater, "the table restarted: reconnect")
+	default:
+		return true
 	}
+	return false
 }
 
 // lenientID is the id of a message that strict decoding refused, when its

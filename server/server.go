@@ -97,6 +97,10 @@ type Config struct {
 	// PushNotifier(Push) when it is nil).
 	Push *notify.Service
 
+	// Reviews configures the reviews of finished tables and the coach's
+	// hints (review.go, hint.go).
+	Reviews Reviews
+
 	// Cluster, when set, makes this server one node of several sharing
 	// the store (lease.go, bus.go); nil = the server runs alone.
 	Cluster *Cluster
@@ -156,6 +160,7 @@ func (c *Config) defaults() {
 	c.Limits.defaults()
 	c.Budgets.defaults()
 	c.Identity.defaults()
+	c.Reviews.defaults()
 	if c.MaxConnsPerTable == 0 {
 		c.MaxConnsPerTable = DefaultSpectators
 	}
@@ -192,6 +197,7 @@ type Server struct {
 	notices  chan TurnNotice // waiting for Config.Notifier (notify.go); nil = no notifier
 	bus      *bus            // the other nodes (bus.go); nil = none
 	metrics  *metrics        // Prometheus metrics (metrics.go)
+	reviews  *reviewer       // review workers and hint slots (review.go)
 
 	// Limits (limits.go).
 	public    *url.URL // Config.PublicURL parsed; nil = any host
@@ -233,6 +239,7 @@ func New(cfg Config) (*Server, error) {
 		posts:  ipLimiter{rate: cfg.PostRate, burst: float64(cfg.PostBurst), m: map[string]*bucket{}},
 		public: public, httpConns: newConnLimiter(cfg.Limits.ConnsPerAddr, cfg.Logger), auth: newAuthState(cfg.Identity, sharedBucketsOf(cfg))}
 	s.metrics = newMetrics(s)
+	s.reviews = newReviewer(s)
 	s.handler = s.routes()
 	if err := s.startBus(); err != nil {
 		cancel()
@@ -276,6 +283,7 @@ func New(cfg Config) (*Server, error) {
 		s.log.Info("rating sweep", "rated", n)
 	}
 	s.sweepRatingsLater()
+	s.reviews.sweep(lctx) // reviews a stop left unfinished (review.go)
 	s.log.Info("server ready", "tables_resumed", resumed, "node", s.Node())
 	return s, nil
 }
@@ -303,6 +311,7 @@ func (s *Server) Close() error {
 	for _, t := range tables {
 		<-t.done
 	}
+	s.reviews.stop()
 	if s.bus != nil {
 		s.bus.close()
 	}

@@ -176,6 +176,7 @@ type Store interface {
 	RatingStore
 	ChatStore
 	NotifyStore
+	ReviewStore
 
 	// Close releases the store. Closing twice is harmless.
 	Close() error

@@ -40,6 +40,8 @@ type entry struct {
 	chat  []store.ChatMessage
 	rated bool
 	lease *lease // nil: never leased
+
+	reviews map[int]*store.Review // by budget (review.go); nil: none
 }
 
 var _ store.Store = (*Store)(nil)

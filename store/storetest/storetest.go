@@ -71,6 +71,7 @@ func Run(t *testing.T, open func(t *testing.T) store.Store, opts ...Option) {
 	s.runNotify(t)
 	s.runLeases(t)
 	s.runLimits(t)
+	s.runReviews(t)
 }
 
 type suite struct {
