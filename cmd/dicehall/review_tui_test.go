@@ -1,38 +1,40 @@
 package main
 
 import (
-	"bytes"
-	"encoding/json"
 	"strings"
 	"testing"
 
-	"github.com/dicehall/dicehall/engine"
 	"github.com/dicehall/dicehall/internal/pig"
 )
 
-// TestShowReviewPlain: to a pipe, a review is the plain report: no
-// terminal codes, each seat summed up, its costliest decision in words.
-func TestShowReviewPlain(t *testing.T) {
-	g := pig.Game{}
-	rec := engine.Record{Game: "pig", Players: []string{"ann", "bob"}, Seed: 7, Moves: make([]engine.LoggedMove, 3)}
-	act := func(s string) json.RawMessage { return json.RawMessage(s) }
-	d := engine.Reviewed{Move: 1, Seat: 1, Kind: "roll", Thought: 1500, Verdict: engine.VerdictBlunder, PointsLost: 4,
-		Judgement: engine.Judgement{Chosen: engine.Valued{Action: act(`{"roll":true}`), Points: 2, Win: -1},
-			Best: engine.Valued{Action: act(`{"hold":true}`), Points: 6, Win: -1}}}
-	rv := &engine.Review{Game: "pig", Players: rec.Players, Moves: 3, Turning: -1, Decisions: []engine.Reviewed{d},
-		Seats: []engine.SeatReview{{Seat: 0, Name: "ann", Accuracy: 1, Worst: []int{}},
-			{Seat: 1, Name: "bob", Decisions: 1, PointsLost: 4, Blunders: 1, Worst: []int{0}, Thought: 1500}}}
-	var out bytes.Buffer
-	if err := showReview(&out, g, rec, rv); err != nil {
-		t.Fatal(err)
+// TestReviewText: on a pipe, dicehall review prints the terminal client's
+// plain report: no terminal codes, each player's sums, the costliest
+// decisions with their move numbers in the game's words and why.
+func TestReviewText(t *testing.T) {
+	withGames(t, pig.Coach{})
+	out, code := runDicehall(t, "", "review", pigRecord(t, t.TempDir()))
+	if code != 0 {
+		t.Fatalf("review: exit %d\n%s", code, out)
 	}
-	s := out.String()
-	if strings.Contains(s, "\x1b[") {
-		t.Fatalf("terminal codes in a pipe:\n%s", s)
+	if strings.Contains(out, "\x1b[") {
+		t.Fatalf("terminal codes in a pipe:\n%s", out)
 	}
-	for _, want := range []string{"Review of Pig", "● bob", "bob: the costliest decisions", "?? blunder", `{"roll":true}`, `{"hold":true}`} {
-		if !strings.Contains(s, want) {
-			t.Errorf("the report lacks %q:\n%s", want, s)
+	for _, want := range []string{
+		"Review of Pig · seed 1 · 8 moves · 3 decisions judged",
+		"● ann          33%          4.2         –    0   1   1         2.0 s",
+		"ann: the costliest decisions",
+		"── decision 1 of 3 · ann · move 2 · 2.0 s to decide",
+		"chose bank 5 points",
+		"best  roll again",
+		"lost  2.5 (points)",
+		"why   • below 20 a roll is worth more than what it risks",
+		"── decision 3 of 3 · ann · move 7",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("no %q in:\n%s", want, out)
 		}
+	}
+	if strings.Contains(out, "turned") {
+		t.Errorf("a turning point without win chances:\n%s", out)
 	}
 }
