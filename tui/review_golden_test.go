@@ -79,15 +79,10 @@ func botRecord(t *testing.T, g engine.Game, seed uint64) engine.Record {
 			t.Fatal(err)
 		}
 	}
-	rec := r.Record
-	if err := engine.PlayBots(r.State, bots, r.Source, func(m engine.Move, _ []engine.Event, _ []engine.Move) {
-		if err := rec.Log(m); err != nil {
-			t.Fatal(err)
-		}
-	}); err != nil {
+	if err := r.PlayBots(bots); err != nil {
 		t.Fatal(err)
 	}
-	return rec
+	return r.Record
 }
 
 // botGame plays a two-seat game of id with its default bots and reviews
@@ -258,7 +253,7 @@ func TestReviewRealGolden(t *testing.T) {
 			continue
 		}
 		t.Run(id, func(t *testing.T) {
-			rec := botRecord(t, g, 7)
+			rec := botRecord(t, g, 9)
 			rv, err := engine.ReviewRecord(context.Background(), g, rec, engine.ReviewOptions{Seed: 7, Workers: 2})
 			if err != nil {
 				t.Fatal(err)
