@@ -37,17 +37,27 @@ type actionValue struct {
 	win   float64             // the deciding seat's win share, 0..1
 	score float64             // the deciding seat's expected final score
 	share [MaxPlayers]float64 // every seat's win share (the balance)
+	// gap is the standard error of the win share's shortfall to the best
+	// candidate, paired on their common futures (0 for the best): a
+	// shortfall within two of it is noise of the estimate.
+	gap float64
 }
 
 // key ranks candidates: the win share first, the expected score breaking
 // near-ties (the expert's own weighing of a point of margin).
 func (v *actionValue) key() float64 { return v.win + defaultWeights.margin*v.score }
 
+// reviewFinalists are the candidates that get the second half of a
+// decision's rollouts (with the actions given to evaluate).
+const reviewFinalists = 3
+
 // evaluate values the choices of seat (to act in s) with budget rollouts
 // in all: the candidates the expert shortlists, and also the actions
 // given (a choice played outside the shortlist). Every candidate is
 // played out on the same futures (rollout j of each uses the stream
-// (seed, j): common random numbers). The values come best first.
+// (seed, j): common random numbers). Half the budget goes to every
+// candidate, the other half to the best few and the actions given, so the
+// choices that matter are the most precise. The values come best first.
 //
 // It is the one entry point of the analysis: a stronger search can take
 // its place behind this signature.
@@ -55,46 +65,104 @@ func evaluate(s *State, seat, budget int, seed uint64, also ...Action) []actionV
 	b := newExpert(seed, budget, defaultWeights)
 	b.legal = s.LegalActions(b.legal)
 	b.shortlist(s)
-	out := make([]actionValue, 0, len(b.cands)+len(also))
+	type tally struct {
+		v     actionValue
+		final bool
+		wins  []float64 // the seat's win share, rollout by rollout
+	}
+	ts := make([]tally, 0, len(b.cands)+len(also))
 	for _, c := range b.cands {
-		out = append(out, actionValue{a: c.a})
+		ts = append(ts, tally{v: actionValue{a: c.a}})
 	}
 	for _, a := range also {
-		if !slices.ContainsFunc(out, func(v actionValue) bool { return v.a == a }) {
-			out = append(out, actionValue{a: a})
+		i := slices.IndexFunc(ts, func(t tally) bool { return t.v.a == a })
+		if i < 0 {
+			i = len(ts)
+			ts = append(ts, tally{v: actionValue{a: a}})
+		}
+		ts[i].final = true
+	}
+	play := func(t *tally, n int) {
+		for range n {
+			b.pcg.Seed(seed, uint64(len(t.wins)))
+			u := *s
+			u.ApplyUnchecked(t.v.a)
+			playout(&u, b)
+			t.v.score += float64(u.Score(seat))
+			w := u.Winners()
+			for _, p := range w {
+				t.v.share[p] += 1 / float64(len(w))
+			}
+			t.wins = append(t.wins, t.v.share[seat]-t.v.win)
+			t.v.win = t.v.share[seat]
 		}
 	}
-	per := max(budget/len(out), 1)
-	for i := range out {
-		v := &out[i]
-		for j := range per {
-			b.pcg.Seed(seed, uint64(j))
-			t := *s
-			t.ApplyUnchecked(v.a)
-			playout(&t, b)
-			v.score += float64(t.Score(seat))
-			w := t.Winners()
-			for _, p := range w {
-				v.share[p] += 1 / float64(len(w))
+	first := max(budget/2/len(ts), 1)
+	for i := range ts {
+		play(&ts[i], first)
+	}
+	rank := func(key func(t *tally) float64) {
+		slices.SortStableFunc(ts, func(x, y tally) int {
+			switch kx, ky := key(&x), key(&y); {
+			case kx > ky:
+				return -1
+			case kx < ky:
+				return 1
 			}
-		}
-		v.score /= float64(per)
-		for p := range v.share {
-			v.share[p] /= float64(per)
-		}
-		v.win = v.share[seat]
+			return 0
+		})
+	}
+	mean := func(t *tally) float64 {
+		v := t.v
+		return (v.win + defaultWeights.margin*v.score) / float64(len(t.wins))
 	}
 	// Stable: the legal order on equal values, for the same judgement.
-	slices.SortStableFunc(out, func(x, y actionValue) int {
-		switch kx, ky := x.key(), y.key(); {
-		case kx > ky:
-			return -1
-		case kx < ky:
-			return 1
+	rank(mean)
+	finalists := 0
+	for i := range ts {
+		if i < reviewFinalists || ts[i].final {
+			ts[i].final = true
+			finalists++
 		}
-		return 0
-	})
+	}
+	if rest := budget - first*len(ts); rest > 0 && len(ts) > 1 {
+		for i := range ts {
+			if ts[i].final {
+				play(&ts[i], rest/finalists)
+			}
+		}
+	}
+	rank(mean)
+	out := make([]actionValue, len(ts))
+	for i := range ts {
+		t := &ts[i]
+		n := float64(len(t.wins))
+		t.v.score /= n
+		for p := range t.v.share {
+			t.v.share[p] /= n
+		}
+		t.v.win = t.v.share[seat]
+		t.v.gap = pairedSE(ts[0].wins, t.wins)
+		out[i] = t.v
+	}
 	return out
+}
+
+// pairedSE is the standard error of the mean of a−b over their common
+// rollouts.
+func pairedSE(a, b []float64) float64 {
+	n := min(len(a), len(b))
+	if n < 2 {
+		return 0
+	}
+	var sum, sq float64
+	for j := range n {
+		d := a[j] - b[j]
+		sum += d
+		sq += d * d
+	}
+	m := sum / float64(n)
+	return math.Sqrt(max(0, sq/float64(n)-m*m) / float64(n-1))
 }
 
 // playout finishes the game t with every seat following the expert's
@@ -145,15 +213,17 @@ func (Game) Judge(d engine.Decision, o engine.JudgeOptions) (engine.Judgement, e
 	}
 	seat := int(d.Seat)
 	vals := evaluate(&s, seat, budget, o.Seed, also...)
-	r := reviewer{s: &s, rollouts: max(budget/len(vals), 1)}
+	r := reviewer{s: &s}
 	best, played := &vals[0], -1
 	for i := range vals {
 		if also != nil && vals[i].a == also[0] {
 			played = i
 		}
 	}
-	if played >= 0 && vals[played].key() >= best.key() {
-		best = &vals[played] // as good as any: the best
+	if played >= 0 && (vals[played].key() >= best.key() || (vals[played].gap > 0 && best.win-vals[played].win <= 2*vals[played].gap)) {
+		// As good as any, or not worse than the noise of the estimate:
+		// the move played is the best.
+		best = &vals[played]
 	}
 	j := engine.Judgement{Measure: measureScore, Scale: reviewScale, Best: r.valued(best), Chosen: engine.Valued{Win: -1}}
 	j.Notes = r.reasons(best, true)
@@ -179,8 +249,7 @@ func (Game) Judge(d engine.Decision, o engine.JudgeOptions) (engine.Judgement, e
 
 // reviewer explains the choices of one decision in s.
 type reviewer struct {
-	s        *State
-	rollouts int // per candidate
+	s *State
 }
 
 // msg is a message of the game's catalogue.
@@ -235,8 +304,7 @@ func (r *reviewer) reasons(v *actionValue, value bool) []engine.Message {
 		if s.Solo() {
 			key = "dicestars.review.value.solo"
 		}
-		out = append(out, msg(key, map[string]any{"games": r.rollouts,
-			"pct": int(math.Round(100 * v.win)), "score": int(math.Round(v.score))}))
+		out = append(out, msg(key, map[string]any{"pct": int(math.Round(100 * v.win)), "score": int(math.Round(v.score))}))
 	}
 	if v.a.Type == ActDraw {
 		if v.a.ReturnReserve {
