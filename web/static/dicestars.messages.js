@@ -213,7 +213,7 @@ export const fr = {
   'dicestars.review.fill.color': 'Ce choix remplit {n} {n:case:cases} de la colonne des {color@ds.colpl} et écrit {sum} sur la ligne {row}.',
   'dicestars.review.fill.value': 'Ce choix remplit {n} {n:case:cases} de la ligne {row} et y écrit {sum}.',
   'dicestars.review.double': 'La ligne {row} a ses {full} multiplicateurs cochés : ses {sum} points comptent double.',
-  'dicestars.review.risk': 'La ligne {row} a {marked} de ses {full} multiplicateurs : si les {left} autres ne sont pas cochés avant la fin, ses {sum} points ne comptent pas.',
+  'dicestars.review.risk': 'La ligne {row} a {marked} de ses {full} multiplicateurs cochés : tant qu’ils ne le sont pas tous, ses {sum} points ne comptent pas.',
   'dicestars.review.solo': 'Il reste {dice} {dice:dé:dés} dans la réserve : {marks} {marks:case de plus cochée:cases de plus cochées} sur la grille solo ({marked} sur {cells}), {points} points pour l’adversaire virtuel.',
   'dicestars.review.solo.clear': 'La réserve est vidée : rien n’est coché sur la grille solo.',
   'dicestars.review.solo.full': 'Il reste {dice} {dice:dé:dés} dans la réserve et la grille solo se remplit : l’adversaire virtuel gagne aussitôt.',
