@@ -338,12 +338,16 @@ export function reviewPanel({ tableId, renderer, names, replay }) {
         svg('text', { x: Math.min(width - PAD.r, Math.max(PAD.l, x)), y: PAD.t - 5, class: 'rv-turning-label', 'text-anchor': x > width * 0.75 ? 'end' : x < width * 0.25 ? 'start' : 'middle' }, t('review.turning')));
     }
     // The replay's position, then every decision's mark.
-    kids.push(svg('line', { class: 'rv-cursor', y1: PAD.t, y2: bottom, x1: 0, x2: 0 }));
+    kids.push(svg('line', { class: 'rv-cursor off', y1: PAD.t, y2: bottom, x1: 0, x2: 0 }));
+    // A decision without win chances sits on its seat's line as it was.
+    let last = null;
     ds.forEach((d, k) => {
-      const y = balanced() ? (d.balance ? yOf(d.balance[d.seat]) : bottom) : Math.min(yOf(d.pointsLost), bottom - 2);
+      if (d.balance?.length) last = d.balance;
+      const y = !balanced() ? Math.min(yOf(d.pointsLost), bottom - 2)
+        : yOf(last ? last[d.seat] : 1 / rs.review.players.length);
       kids.push(markEl(d, xOf(d.move), y, k));
     });
-    kids.push(svg('circle', { class: 'rv-ring', r: 9, cx: -20, cy: -20 }));
+    kids.push(svg('circle', { class: 'rv-ring off', r: 9, cx: 0, cy: 0 }));
     replace(graph, svg('svg', { viewBox: `0 0 ${width} ${hgt}`, width, height: hgt, 'aria-hidden': 'true', focusable: 'false' }, kids));
     placeCursor();
   }
@@ -369,9 +373,9 @@ export function reviewPanel({ tableId, renderer, names, replay }) {
     if (!s) return;
     const step = replay.step();
     const cur = s.querySelector('.rv-cursor');
-    const x = step === null ? -20 : xOf(step);
-    cur.setAttribute('x1', x);
-    cur.setAttribute('x2', x);
+    cur.classList.toggle('off', step === null);
+    cur.setAttribute('x1', xOf(step ?? 0));
+    cur.setAttribute('x2', xOf(step ?? 0));
     const ring = s.querySelector('.rv-ring');
     const mark = s.querySelector(`.rv-mark[data-decision="${rs.sel}"]`);
     const shown = mark && decisions()[rs.sel]?.move === step;
@@ -381,9 +385,8 @@ export function reviewPanel({ tableId, renderer, names, replay }) {
       ring.setAttribute('cx', b.x + b.width / 2);
       ring.setAttribute('cy', b.y + b.height / 2);
       mark.classList.add('sel');
-    } else {
-      ring.setAttribute('cx', -20);
     }
+    ring.classList.toggle('off', !shown);
   }
 
   // drawSelected: the graph's value and the chosen decision in words.
