@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"runtime/debug"
 	"sort"
 	"sync"
 )
@@ -226,7 +227,19 @@ func Hint(g Game, st State, seat Seat, o JudgeOptions) (Judgement, error) {
 	if !st.Turn().Has(seat) || seat < 0 {
 		return Judgement{}, Refuse("hint-not-your-turn", "a hint is for the seat whose turn it is")
 	}
-	return an.Judge(Decision{Seat: seat, View: st.View(seat), Legal: st.Legal(seat)}, o)
+	return judge(an, Decision{Seat: seat, View: st.View(seat), Legal: st.Legal(seat)}, o)
+}
+
+// judge asks an, turning a panic into an error: an analysis is an extra,
+// and a bug in one must not take down what runs beside it (a server's
+// live tables).
+func judge(an Analyst, d Decision, o JudgeOptions) (j Judgement, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("analysis panicked: %v\n%s", p, debug.Stack())
+		}
+	}()
+	return an.Judge(d, o)
 }
 
 // ReviewRecord replays rec and judges every decision a seat made, each from
@@ -303,7 +316,7 @@ func ReviewRecord(ctx context.Context, g Game, rec Record, o ReviewOptions) (*Re
 			defer wg.Done()
 			for k := range next {
 				jb := jobs[k]
-				j, err := an.Judge(jb.d, JudgeOptions{Budget: o.Budget, Seed: SplitSeed(o.Seed, uint64(jb.at))})
+				j, err := judge(an, jb.d, JudgeOptions{Budget: o.Budget, Seed: SplitSeed(o.Seed, uint64(jb.at))})
 				mu.Lock()
 				switch {
 				case errors.Is(err, ErrForced):

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"reflect"
 	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -292,5 +293,28 @@ func TestHint(t *testing.T) {
 	}
 	if Reviewable(struct{ Game }{g}) {
 		t.Error("a game without Judge is reviewable")
+	}
+}
+
+// panicky judges like pick but panics on seat 1's decisions.
+type panicky struct{ pick }
+
+func (g panicky) Judge(d Decision, o JudgeOptions) (Judgement, error) {
+	if d.Seat == 1 {
+		panic("bug in the analysis")
+	}
+	return g.pick.Judge(d, o)
+}
+
+func TestAnalysisPanicIsAnError(t *testing.T) {
+	rec := pickRecord(t, [4]int{2, 1, 3, 2}, [6]int{})
+	if _, err := ReviewRecord(context.Background(), panicky{}, rec, ReviewOptions{Workers: 2}); err == nil || !strings.Contains(err.Error(), "bug in the analysis") {
+		t.Errorf("a panicking analysis: %v", err)
+	}
+	st, _ := panicky{}.New([]string{"a", "b"}, nil)
+	st.Apply(Move{Seat: 0, Action: pickAction{N: 1}})
+	st.Apply(Move{Seat: ChanceSeat, Action: pickAction{}})
+	if _, err := Hint(panicky{}, st, 1, JudgeOptions{}); err == nil {
+		t.Error("a panicking hint gave no error")
 	}
 }

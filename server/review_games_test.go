@@ -54,11 +54,7 @@ func reviewedByServer(t *testing.T, ts *testServer, ann *player, g engine.Game) 
 			t.Fatal(err)
 		}
 	}
-	if err := engine.PlayBots(r.State, bots, r.Source, func(m engine.Move, _ []engine.Event, _ []engine.Move) {
-		if err := r.Record.Log(m); err != nil {
-			t.Fatal(err)
-		}
-	}); err != nil {
+	if err := r.PlayBots(bots); err != nil {
 		t.Fatal(err)
 	}
 	id := "review" + info.ID

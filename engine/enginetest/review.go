@@ -47,14 +47,10 @@ func (s *suite) checkReview(tb testing.TB) {
 			tb.Fatal(err)
 		}
 	}
-	rec := r.Record
-	if err := engine.PlayBots(r.State, bots, r.Source, func(m engine.Move, _ []engine.Event, _ []engine.Move) {
-		if err := rec.Log(m); err != nil {
-			tb.Fatal(err)
-		}
-	}); err != nil {
+	if err := r.PlayBots(bots); err != nil {
 		tb.Fatal(err)
 	}
+	rec := r.Record
 	rv, err := engine.ReviewRecord(context.Background(), s.g, rec, engine.ReviewOptions{Budget: s.cfg.ReviewBudget, Seed: 1, Workers: 2})
 	if err != nil {
 		tb.Fatalf("review: %v", err)
