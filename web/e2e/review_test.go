@@ -1,11 +1,14 @@
 package e2e
 
 import (
+	"encoding/json"
 	"fmt"
 	"io/fs"
 	"math"
+	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -288,5 +291,41 @@ func TestReviewAndHint(t *testing.T) {
 	ann.waitJS(5*time.Second, `document.querySelector('[data-testid=review-detail]').dataset.decision !== ''`)
 	ann.do(chromedp.ScrollIntoView(chromedp.CSS(`[data-testid=review-strip]`)))
 	ann.shot("review-points-390x844")
+	ann.noExceptions()
+}
+
+// TestBookwormHint: a real game's coach (Bookworm judges its decisions) at
+// a practice table: on Ann's turn the hint names a choice and its reasons
+// in words, and marks it on the board, on something she can press.
+func TestBookwormHint(t *testing.T) {
+	t.Parallel()
+	ts := startServer(t)
+	res, err := http.Get(ts.URL + "/api/games")
+	if err != nil {
+		t.Fatal(err)
+	}
+	type game struct {
+		ID      string `json:"id"`
+		Reviews bool   `json:"reviews"`
+	}
+	var games []game
+	err = json.NewDecoder(res.Body).Decode(&games)
+	res.Body.Close()
+	if err != nil || !slices.Contains(games, game{"bookworm", true}) {
+		t.Fatalf("Bookworm does not judge its decisions (%v)", err)
+	}
+	ann := bwPage(t, ts.URL, "ann-bw-hint", 1440, 900, "en", false)
+	bwTable(t, ann, ts.URL, `[{"kind":"human"},{"kind":"bot","bot":"hard"}]`,
+		`{language: 'en', thinkSeconds: 120, countdownSeconds: 5, target: 3}`)
+	ann.waitJS(60*time.Second, `!document.querySelector('[data-testid=hint]').hidden`)
+	ann.do(chromedp.Click(chromedp.CSS(`[data-testid=hint]`)))
+	ann.waitJS(30*time.Second, `!!document.querySelector('[data-testid=hint-best], [data-testid=hint-refused]')`)
+	if s := ann.text(`[data-testid=coach]`); !strings.HasPrefix(s, "✦The coach would ") {
+		t.Fatalf("the coach says %q", s)
+	}
+	if !eval[bool](ann, `!!document.querySelector('[data-testid=board] button.hinted:not(:disabled)')`) {
+		t.Errorf("the coach's choice is not marked on a button of the board: %s", ann.text(`[data-testid=coach]`))
+	}
+	ann.shot("review-hint-bookworm-1440x900")
 	ann.noExceptions()
 }
