@@ -193,6 +193,7 @@ func TestReviewAndHint(t *testing.T) {
 		ann.shot("review-hint-" + vp.name)
 	}
 	ann.colorScheme("dark")
+	ann.settle()
 	ann.shot("review-hint-390x844-dark")
 	ann.colorScheme("light")
 	ann.do(chromedp.EmulateViewport(1440, 900))
@@ -248,9 +249,11 @@ func TestReviewAndHint(t *testing.T) {
 		ann.shot("review-graph-" + vp.name)
 	}
 	ann.colorScheme("dark")
+	ann.settle()
 	ann.shot("review-graph-390x844-dark")
 	ann.do(chromedp.ScrollIntoView(chromedp.CSS(`[data-testid=review]`)))
 	ann.shot("review-summary-390x844-dark")
+	ann.axeClean("the review, dark")
 	ann.colorScheme("light")
 	ann.do(chromedp.EmulateViewport(1440, 900))
 
