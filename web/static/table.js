@@ -621,13 +621,13 @@ function renderResult() {
     st.replay.rerender();
   }
   // The review, for a game that judges its decisions.
-  els.review.hidden = false;
   if (!st.review && gameInfo(st.summary?.game)?.reviews) {
     st.review = reviewPanel({ tableId, renderer: st.renderer, names: (i) => seatName(i), replay: st.replay });
     replace(els.review, st.review.el);
   } else if (st.review) {
     st.review.rerender();
   }
+  els.review.hidden = !st.review;
 }
 
 function rematchControls() {
