@@ -620,7 +620,9 @@ func (s *Server) serveProxied(w http.ResponseWriter, r *http.Request, c *conn) {
 		return
 	}
 	ws.SetReadLimit(hardFrameLimit)
-	c.ws = ws
+	if !c.setWS(ws) {
+		return // its owner closed it meanwhile
+	}
 	writerDone := make(chan struct{})
 	go func() {
 		defer close(writerDone)

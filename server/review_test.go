@@ -161,7 +161,9 @@ func (p *player) awaitReview(id string) *engine.Review {
 		case st != http.StatusAccepted || a.Status != "pending":
 			p.t.Fatalf("review of %s: %d %+v", id, st, a)
 		}
-		time.Sleep(5 * time.Millisecond)
+		// At the GETs' rate limit (20 a second), so that a review that
+		// takes seconds is not refused 429 before it is ready.
+		time.Sleep(50 * time.Millisecond)
 	}
 	p.t.Fatalf("the review of %s was never ready", id)
 	return nil

@@ -20,10 +20,9 @@ import (
 
 func init() { rootCmd.AddCommand(newReviewCmd()) }
 
-// renderReview shows a review to people (without --json). It is the one
-// place the text output is made: the terminal client's renderer replaces
-// plainReview here.
-var renderReview func(out io.Writer, g engine.Game, rec engine.Record, rv *engine.Review) error = plainReview
+// renderReview shows a review to people (without --json): the terminal
+// client's review screen, or its plain report on a pipe (review_tui.go).
+var renderReview func(out io.Writer, g engine.Game, rec engine.Record, rv *engine.Review) error = showReview
 
 // newReviewCmd is `dicehall review`: judge every decision of a record.
 func newReviewCmd() *cobra.Command {
@@ -42,7 +41,10 @@ choice the game's analysis finds. For each player it prints the accuracy
 (the share of decisions that were the best), the points (and the chances of
 winning, when the game can tell) lost, and the three costliest decisions
 with their move numbers: "dicehall replay --at N RECORD" shows the
-position of move N.
+position of move N. On a terminal the review is a screen of its own: the
+balance of the game drawn over time, every decision with its verdict, and
+each one's position on the game's board with the best choice and why (?
+lists its keys). On a pipe or in a file it is plain text.
 
 --budget sets the analysis's effort per decision (0: the game's default),
 --workers how many decisions are judged at once, --seed the analysis's own
@@ -160,74 +162,4 @@ func (p *reviewProgress) finish() {
 	if p.shown && p.tty {
 		fmt.Fprintf(p.w, "\rreviewing %s\x1b[K\n", sim.Bar(p.done, p.tot, 30, time.Since(p.start)))
 	}
-}
-
-// plainReview prints a summary per player: accuracy, what was lost, and
-// the three worst decisions with their move numbers.
-func plainReview(w io.Writer, g engine.Game, _ engine.Record, rv *engine.Review) error {
-	info := g.Info()
-	var b strings.Builder
-	budget := "the default budget"
-	if rv.Budget > 0 {
-		budget = fmt.Sprintf("budget %d", rv.Budget)
-	}
-	fmt.Fprintf(&b, "Review of a game of %s (%d moves, %d decisions judged, %s)\n", info.Title, rv.Moves, len(rv.Decisions), budget)
-	for _, s := range rv.Seats {
-		fmt.Fprintf(&b, "\n%s: accuracy %.0f%% (%d of %d decisions the best), %s lost",
-			s.Name, 100*s.Accuracy, s.Best, s.Decisions, points(s.PointsLost))
-		if s.WinLost > 0 {
-			fmt.Fprintf(&b, ", %.0f%% of winning chances", 100*s.WinLost)
-		}
-		fmt.Fprintf(&b, "\n  %s, %s, %s", several(s.Blunders, "blunder", "blunders"),
-			several(s.Mistakes, "mistake", "mistakes"), several(s.Inaccuracies, "inaccuracy", "inaccuracies"))
-		if s.Thought > 0 {
-			fmt.Fprintf(&b, "; %v a decision on average", (time.Duration(s.Thought) * time.Millisecond).Round(100*time.Millisecond))
-		}
-		b.WriteString("\n")
-		for i, k := range s.Worst {
-			d := rv.Decisions[k]
-			lead := "  worst:"
-			if i > 0 {
-				lead = "        "
-			}
-			fmt.Fprintf(&b, "%s move %d, %s: %s instead of %s (%s lost", lead, d.Move, d.Verdict,
-				saying(info, d.Chosen), saying(info, d.Best), points(d.PointsLost))
-			if d.WinLost > 0 {
-				fmt.Fprintf(&b, ", %.0f%% of winning chances", 100*d.WinLost)
-			}
-			b.WriteString(")\n")
-		}
-	}
-	if rv.Turning >= 0 && rv.Turning < len(rv.Decisions) {
-		d := rv.Decisions[rv.Turning]
-		fmt.Fprintf(&b, "\nThe game turned at move %d (%s).\n", d.Move, engine.SeatName(rv.Players, d.Seat))
-	}
-	_, err := io.WriteString(w, b.String())
-	return err
-}
-
-// saying is a choice in the game's words, else its action as JSON.
-func saying(info engine.Info, v engine.Valued) string {
-	if len(v.Says) == 0 {
-		return string(v.Action)
-	}
-	parts := make([]string, len(v.Says))
-	for i, m := range v.Says {
-		parts[i] = engine.Render(info.Messages, m)
-	}
-	return strings.Join(parts, ", ")
-}
-
-func points(p float64) string {
-	if p == 1 {
-		return "1 point"
-	}
-	return fmt.Sprintf("%.1f points", p)
-}
-
-func several(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return fmt.Sprintf("%d %s", n, many)
 }

@@ -104,36 +104,6 @@ func TestReviewCommand(t *testing.T) {
 	}
 }
 
-// The plain summary: each player's accuracy and losses, and the worst
-// decisions with their move numbers, in words of the game's catalogue.
-func TestPlainReview(t *testing.T) {
-	withGames(t, pig.Coach{})
-	js, code := runDicehall(t, "", "review", "--json", pigRecord(t, t.TempDir()))
-	var rv engine.Review
-	if err := json.Unmarshal([]byte(js), &rv); code != 0 || err != nil {
-		t.Fatalf("review --json: exit %d, %v", code, err)
-	}
-	var b bytes.Buffer
-	if err := plainReview(&b, pig.Coach{}, engine.Record{}, &rv); err != nil {
-		t.Fatal(err)
-	}
-	out := b.String()
-	for _, want := range []string{
-		"Review of a game of Pig (8 moves, 3 decisions judged, the default budget)",
-		"ann: accuracy 33% (1 of 3 decisions the best), 4.2 points lost",
-		"1 blunder, 1 mistake, 0 inaccuracies; 2s a decision on average",
-		"worst: move 2, blunder: bank 5 points instead of roll again (2.5 points lost)",
-		"move 7, mistake: bank 10 points instead of roll again (1.7 points lost)",
-	} {
-		if !strings.Contains(out, want) {
-			t.Errorf("no %q in:\n%s", want, out)
-		}
-	}
-	if strings.Contains(out, "turned") {
-		t.Errorf("a turning point without win chances:\n%s", out)
-	}
-}
-
 // plainPig is Pig under another name, without an analyst.
 type plainPig struct{ pig.Game }
 
