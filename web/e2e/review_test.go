@@ -332,3 +332,45 @@ func TestBookwormHint(t *testing.T) {
 	ann.shot("review-hint-bookworm-1440x900")
 	ann.noExceptions()
 }
+
+// TestDiceflickReview: a real game's review (Diceflick judges its flicks):
+// a game of bots, one round, reviewed; a flick picked in the list takes the
+// replay to its position, and the game's renderer draws its aim and landing
+// on the arena. Then a practice table's hint puts the coach's flick in the
+// aim.
+func TestDiceflickReview(t *testing.T) {
+	t.Parallel()
+	ts := startServer(t)
+	p := newPage(t, "df-review")
+	p.do(chromedp.EmulateViewport(1440, 900))
+	p.do(chromedp.Navigate(ts.URL + "/"))
+	p.fastBots()
+	p.reducedMotion()
+	id := p.createTable(`{game: 'diceflick', options: {rounds: 1}, settings: {botDelayMs: 0}, seats: [{kind: 'bot', bot: 'easy'}, {kind: 'bot', bot: 'hard'}]}`)
+	p.do(chromedp.Navigate(ts.URL + "/t/" + id))
+	p.waitJS(60*time.Second, `document.body.dataset.status === 'over'`)
+	p.waitJS(60*time.Second, `!!document.querySelector('[data-testid=review-graph] svg polyline')`)
+	move := eval[int](p, `fetch(location.pathname.replace('/t/', '/api/tables/') + '/review').then((r) => r.json()).then((b) => {
+	  const k = b.review.decisions.findIndex((d) => d.kind === 'flick');
+	  document.querySelector('[data-testid=review-all] button[data-decision="' + k + '"]').click();
+	  return b.review.decisions[k].move; })`)
+	p.waitJS(5*time.Second, fmt.Sprintf(`%s === %d && !!document.querySelector('.replay-board [data-testid=df-review]')`, reviewStep, move))
+	if s := p.text(`[data-testid=review-played]`); !strings.Contains(s, "flick the") {
+		t.Errorf("the flick is said %q", s)
+	}
+	p.do(chromedp.ScrollIntoView(chromedp.CSS(`.replay-board`)))
+	p.shot("review-diceflick-board-1440x900")
+
+	id = p.createTable(`{game: 'diceflick', name: 'Ann', options: {rounds: 1}, seats: [{kind: 'human'}, {kind: 'bot', bot: 'easy'}]}`)
+	p.do(chromedp.Navigate(ts.URL + "/t/" + id))
+	p.waitJS(30*time.Second, `!document.querySelector('[data-testid=hint]').hidden && document.querySelector('canvas.df-arena')?.dataset.armed === 'true'`)
+	p.do(chromedp.Click(chromedp.CSS(`[data-testid=hint]`)))
+	p.waitJS(30*time.Second, `!!document.querySelector('[data-testid=hint-best], [data-testid=hint-refused]')`)
+	if s := p.text(`[data-testid=coach]`); !strings.Contains(s, "The coach would flick the") {
+		t.Fatalf("the coach says %q", s)
+	}
+	if !eval[bool](p, `!!document.querySelector('[data-testid=board] .df-die-btn.hinted[aria-pressed=true]')`) {
+		t.Error("the coach's flick is not in the aim")
+	}
+	p.noExceptions()
+}

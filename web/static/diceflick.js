@@ -1456,7 +1456,7 @@ export function renderReview(data, root) {
   if (best && !sameAim) {
     kids.push(path(best.flick, best.at, 'df-rv-path best'),
       svg('circle', { cx: P(best.at).x, cy: P(best.at).y, r, class: 'df-rv-ring best' }),
-      svg('circle', { cx: P(best.at).x, cy: P(best.at).y, r: r * 0.55, class: 'df-rv-ring best' }));
+      svg('circle', { cx: P(best.at).x, cy: P(best.at).y, r: r + px(4), class: 'df-rv-ring best' }));
   }
   if (played?.aim) {
     kids.push(path(played.flick, played.aim.at, 'df-rv-path played'),

@@ -195,7 +195,7 @@ export const fr = {
   'diceflick.part.blast.column': '{points} pour la colonne du dé explosif',
   'diceflick.measure.flick': 'points attendus ce tour',
   'diceflick.measure.score': 'points marqués ce tour',
-  'diceflick.review.score.below': 'Ce choix a marqué {points} {points:point:points} alors que {best} étaient possibles.',
+  'diceflick.review.score.below': 'Ce choix a marqué {points} {points:point:points} alors que {best} {best:point était possible:points étaient possibles}.',
   'diceflick.reason.score': 'Marquer {parts} rapporte {total} {total:point:points}, le maximum que l’arène offre.',
   'diceflick.reason.score.none': 'Rien ne marque dans l’arène : le tour se termine sans point.',
   'diceflick.reason.stop': 'Arrêtez et marquez {total} {total:point:points} : la pichenette bonus ne devrait rien y ajouter.',
