@@ -167,13 +167,18 @@ func TestReviewAndHint(t *testing.T) {
 
 	// A hint on Ann's turn: thinking, then the coach's choice and why.
 	ann.waitJS(5*time.Second, `!document.querySelector('[data-testid=hint]').hidden`)
-	ann.pigTurn(99) // a roll: the turn has points to hold
-	ann.waitJS(10*time.Second, `!!document.querySelector('[data-testid=board] [data-action=hold]:not(:disabled)') || document.body.dataset.seat !== '0'`)
-	for !eval[bool](ann, `!!document.querySelector('[data-testid=board] [data-action=hold]:not(:disabled)')`) {
-		// The roll was a 1: wait for the next turn and roll again.
-		ann.waitJS(20*time.Second, `!!document.querySelector('[data-testid=board] [data-action=roll]:not(:disabled)')`)
-		ann.pigTurn(99)
-		ann.waitJS(10*time.Second, `!!document.querySelector('[data-testid=board] [data-action=hold]:not(:disabled)') || !document.querySelector('[data-testid=board] [data-action=roll]:not(:disabled)')`)
+	// Rolls until the turn has points to hold (a 1 passes the turn: the
+	// bot plays, then Ann rolls again).
+	for deadline := time.Now().Add(60 * time.Second); !eval[bool](ann, `!!document.querySelector('[data-testid=board] [data-action=hold]:not(:disabled)')`); {
+		if time.Now().After(deadline) {
+			ann.fail("Ann never had points to hold")
+		}
+		v := eval[string](ann, `document.body.dataset.version`)
+		if ann.pigTurn(99) {
+			ann.waitJS(10*time.Second, fmt.Sprintf(`document.body.dataset.version !== %q`, v))
+		} else {
+			time.Sleep(40 * time.Millisecond)
+		}
 	}
 	ann.do(chromedp.Click(chromedp.CSS(`[data-testid=hint]`)))
 	ann.waitJS(10*time.Second, `!!document.querySelector('[data-testid=hint-best]')`)
@@ -198,8 +203,9 @@ func TestReviewAndHint(t *testing.T) {
 	ann.colorScheme("light")
 	ann.do(chromedp.EmulateViewport(1440, 900))
 	ann.axeClean("a hint")
-	// A move makes it stale.
-	ann.pigTurn(99)
+	// A move makes it stale: Ann holds against the coach's advice (a
+	// costly decision the review will find, whatever the dice do next).
+	ann.do(chromedp.Click(chromedp.CSS(`[data-testid=board] [data-action=hold]`)))
 	ann.waitJS(10*time.Second, `document.querySelector('[data-testid=coach]').hidden && !document.querySelector('.hinted')`)
 
 	// To the end, holding early (costly holds for the review).
