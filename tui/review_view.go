@@ -160,15 +160,17 @@ func (r *reviewScreen) nameWidth() int {
 func (r *reviewScreen) seatLines() []string {
 	nw := r.nameWidth()
 	win := r.anyWin()
-	head := fmt.Sprintf("  %-*s  accuracy  points lost  win lost  ?!   ?  ??     mean time", nw, "player")
+	head := fmt.Sprintf("  %-*s  accuracy  points lost  win lost/move  ?!   ?  ??     mean time", nw, "player")
 	lines := []string{styleBold.Render(head)}
 	for _, s := range r.rv.Seats {
 		wl := "–"
-		if win {
-			wl = pct(s.WinLost)
+		if win && s.Decisions > 0 {
+			// The mean per decision: a sum over a game's decisions
+			// easily passes 100% and reads as nonsense.
+			wl = pct(s.WinLost / float64(s.Decisions))
 		}
 		name := ansi.Truncate(r.name(s.Seat), nw, "…")
-		row := fmt.Sprintf("%s %s%s  %8s  %11s  %8s  %s %s %s  %12s", seatDot(int(s.Seat)),
+		row := fmt.Sprintf("%s %s%s  %8s  %11s  %13s  %s %s %s  %12s", seatDot(int(s.Seat)),
 			seatStyle(int(s.Seat)).Render(name), strings.Repeat(" ", nw-ansi.StringWidth(name)),
 			pct(s.Accuracy), points(s.PointsLost), wl,
 			count(s.Inaccuracies, engine.VerdictInaccuracy), count(s.Mistakes, engine.VerdictMistake),

@@ -21,7 +21,7 @@ func TestReviewText(t *testing.T) {
 	}
 	for _, want := range []string{
 		"Review of Pig · seed 1 · 8 moves · 3 decisions judged",
-		"● ann          33%          4.2         –    0   1   1         2.0 s",
+		"● ann          33%          4.2              –    0   1   1         2.0 s",
 		"ann: the costliest decisions",
 		"── decision 1 of 3 · ann · move 2 · 2.0 s to decide",
 		"chose bank 5 points",
