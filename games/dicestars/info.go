@@ -22,6 +22,7 @@ var info = engine.Info{
 	},
 	Bots:       engine.NamedBots("dicestars", "random", "greedy", "expert"),
 	DefaultBot: "greedy",
+	Reviews:    true,
 	Messages:   messages,
 }
 
