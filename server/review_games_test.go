@@ -30,7 +30,10 @@ func analysts(t *testing.T) []engine.Game {
 // coaches a practice game there.
 func TestEveryAnalyst(t *testing.T) {
 	games := analysts(t)
-	ts := startServer(t, Config{})
+	// The server's plumbing is under test here, not the games' analysis
+	// (each game tests its own): a small budget keeps a whole game's
+	// review to a moment even on a loaded machine.
+	ts := startServer(t, Config{Reviews: Reviews{Budget: 4, HintBudget: 4}})
 	ann := newPlayer(t, ts)
 	for _, g := range games {
 		t.Run(g.Info().ID+"/review", func(t *testing.T) { reviewedByServer(t, ts, ann, g) })
