@@ -31,6 +31,10 @@ type Info struct {
 	// together, so no turn-based table (a clock of hours or days per move)
 	// is offered for it.
 	RealTimeOnly bool `json:"realTimeOnly,omitempty"`
+	// Reviews says the game judges decisions (it is an Analyst): clients
+	// offer a review of finished games and a coach's hint. The
+	// conformance suite holds it to the truth.
+	Reviews bool `json:"reviews,omitempty"`
 	// Messages is the game's English catalogue: option and bot labels and
 	// the narration of its events, keyed as Message.Key. Other languages
 	// translate the same keys (the browser's French lives with the page).

@@ -58,3 +58,18 @@ func (t *Runner) ResolveChance(at int64, fixed Action) ([]Event, error) {
 	}
 	return all, nil
 }
+
+// PlayBots plays the game to its end with bots[p] in seat p and chance
+// from the runner's source (PlayBots), logging every move in the record.
+func (t *Runner) PlayBots(bots []Controller) error {
+	var logErr error
+	err := PlayBots(t.State, bots, t.Source, func(m Move, _ []Event, _ []Move) {
+		if e := t.Record.Log(m); e != nil && logErr == nil {
+			logErr = e
+		}
+	})
+	if err != nil {
+		return err
+	}
+	return logErr
+}

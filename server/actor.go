@@ -46,6 +46,12 @@ type table struct {
 	lease    store.Lease
 	leasedAt time.Time
 	lost     atomic.Bool
+	// writes bounds the actor's store calls (storeCtx): cancelled by
+	// abandonWrites once the lease is known lost, so a call stuck on a
+	// store that went silent gives up then, not at StoreTimeout: it could
+	// only be fenced, and the actor must stop.
+	writes      context.Context
+	stopWriting context.CancelFunc
 	// sub takes the table's messages from the bus while the actor runs;
 	// remotes are the connections other nodes hold here (bus.go).
 	sub     *nats.Subscription
@@ -127,9 +133,12 @@ func (s *Server) newTable(meta store.Table) (*table, error) {
 	}
 	bots, _ := g.(engine.BotProvider)
 	ctx, stop := context.WithCancel(s.ctx)
+	// Not from s.ctx: a server closing still lets the writes under way end.
+	writes, stopWriting := context.WithCancel(context.Background())
 	return &table{
 		s: s, log: s.log.With("table", meta.ID), id: meta.ID, game: g, bots: bots,
 		inbox: make(chan message, s.cfg.InboxSize), ctx: ctx, stop: stop, done: make(chan struct{}),
+		writes: writes, stopWriting: stopWriting,
 		meta: meta, set: set, history: moveLog{keep: s.cfg.LogMoves},
 		conns: map[*conn]struct{}{}, remotes: map[remoteKey]*conn{}, welcomes: map[*conn]bool{}, ctrls: map[engine.Seat]botCtrl{}, plans: map[engine.Seat]*botPlan{},
 		ctrlGen: map[engine.Seat]int{}, handedAt: map[engine.Seat]int64{}, times: newTurnTimes(), failedClock: map[engine.Seat]time.Time{}, failedDL: map[engine.Deadline]bool{},
@@ -142,6 +151,7 @@ func (t *table) run() {
 	defer func() {
 		t.leaveBus()
 		t.endLease(t.s.isClosing())
+		t.stopWriting()
 		t.s.ended(t)
 		close(t.done)
 	}()
@@ -192,6 +202,7 @@ func (t *table) repair() {
 		}
 	}) == nil && status == store.StatusOver {
 		t.rate()
+		t.reviewLater()
 	}
 }
 

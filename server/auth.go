@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"encoding/base64"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -74,24 +75,20 @@ func (c *Identity) defaults() {
 // authState is the server's side of identity.
 type authState struct {
 	hashSlots  chan struct{}
-	perName    *ipLimiter // failed sign-ins per username key
-	perAddr    *ipLimiter // failed sign-ins per client address
-	signups    *ipLimiter // accounts made per client address
+	perName    *attemptLimiter // failed sign-ins per username key
+	perAddr    *attemptLimiter // failed sign-ins per client address
+	signups    *attemptLimiter // accounts made per client address
 	ceremonies *ceremonies
 }
 
-func newAuthState(c Identity) authState {
-	limiter := func(n int, window time.Duration) *ipLimiter {
-		if n <= 0 || window <= 0 {
-			return nil
-		}
-		return &ipLimiter{rate: float64(n) / window.Seconds(), burst: float64(n), m: map[string]*bucket{}}
-	}
+// newAuthState sets identity up; shared (nil for a node alone) keeps the
+// attempt limits of a cluster's nodes together (shared_limits.go).
+func newAuthState(c Identity, shared *sharedBuckets) authState {
 	return authState{
 		hashSlots:  make(chan struct{}, max(c.HashSlots, 1)),
-		perName:    limiter(c.SigninsPerName, c.SigninWindow),
-		perAddr:    limiter(c.SigninsPerAddr, c.SigninWindow),
-		signups:    limiter(c.SignupsPerAddr, time.Hour),
+		perName:    newAttemptLimiter("signin-name", c.SigninsPerName, c.SigninWindow, shared),
+		perAddr:    newAttemptLimiter("signin-addr", c.SigninsPerAddr, c.SigninWindow, shared),
+		signups:    newAttemptLimiter("signup-addr", c.SignupsPerAddr, time.Hour, shared),
 		ceremonies: newCeremonies(c.Ceremonies),
 	}
 }
@@ -208,29 +205,89 @@ func seatOf(meta store.Table, presented, account string) int {
 // claimSeats gives a guest who signs up or in the seats their browser's
 // seat cookies hold (the first mineCookies): each seat with no account
 // becomes a, unless a holds another seat at that table already. Names
-// stay as they were played under.
+// stay as they were played under. A table another node runs is claimed
+// there, over the bus.
 func (s *Server) claimSeats(r *http.Request, a store.Account) {
 	for _, ck := range seatCookies(r) {
-		t, release, err := s.actor(r.Context(), ck.id)
+		err := s.claimSeat(r.Context(), ck, a.ID, true)
+		if err != nil && !errors.Is(err, store.ErrNotFound) {
+			s.log.Info("seat not claimed", "table", ck.id, "err", err)
+		}
+	}
+}
+
+// claimMsg is a claim on the bus, to the node that runs the table.
+type claimMsg struct {
+	TokenHash string `json:"tokenHash"`
+	Account   string `json:"account"`
+}
+
+// errMoved: the table's owner has let it go to another node since the
+// claim was sent there.
+const errMoved = "moved"
+
+// claimSeat claims ck's seat for account at the table's actor, here, or
+// (relay) at the node that runs it.
+func (s *Server) claimSeat(ctx context.Context, ck seatCookie, account string, relay bool) error {
+	for attempt := 0; ; attempt++ {
+		t, release, err := s.actor(ctx, ck.id)
+		var remote *errRemote
+		if errors.As(err, &remote) && relay && s.bus != nil {
+			m := ownerMsg(s.bus, ck.id, "claim")
+			m.Data = mustJSON(claimMsg{TokenHash: ck.hash, Account: account})
+			err = s.bus.ask(ctx, m)
+			if (noOwner(err) || err != nil && err.Error() == errMoved) && attempt < ownerWaits && ownerPause(ctx, attempt) == nil {
+				continue // the owner is starting or letting the table go
+			}
+			return err
+		}
 		if err != nil {
+			return err
+		}
+		_, err = call(ctx, t, func() bool { return t.claim(ck.hash, account) })
+		release()
+		if errors.Is(err, errGone) && attempt < 3 {
 			continue
 		}
-		_, _ = call(r.Context(), t, func() bool {
-			i := seatOfToken(t.meta, ck.hash)
-			if i < 0 || t.meta.Seats[i].Account != "" || seatOfAccount(t.meta, a.ID) >= 0 {
-				return false
-			}
-			t.meta.Seats[i].Account = a.ID
-			if err := t.saveMeta(false); err != nil {
-				t.meta.Seats[i].Account = ""
-				t.log.Error("seat not claimed", "seat", i, "err", err)
-				return false
-			}
-			t.log.Info("seat claimed by an account", "seat", i)
-			return true
-		})
-		release()
+		return err
 	}
+}
+
+// claimForEdge answers another node's claim for table id: "ok" once done
+// (or when there was nothing to claim), errMoved, or what went wrong.
+func (s *Server) claimForEdge(id string, data []byte) string {
+	var cm claimMsg
+	if err := json.Unmarshal(data, &cm); err != nil || cm.Account == "" {
+		return "bad claim"
+	}
+	ctx, cancel := context.WithTimeout(s.ctx, busOpenWait)
+	defer cancel()
+	err := s.claimSeat(ctx, seatCookie{id: id, hash: cm.TokenHash}, cm.Account, false)
+	var remote *errRemote
+	switch {
+	case err == nil:
+		return "ok"
+	case errors.As(err, &remote):
+		return errMoved
+	}
+	return clip(err.Error(), 200)
+}
+
+// claim gives account the seat whose token hashes to hash, if it has no
+// account and account holds no other seat here. Actor goroutine.
+func (t *table) claim(hash, account string) bool {
+	i := seatOfToken(t.meta, hash)
+	if i < 0 || t.meta.Seats[i].Account != "" || seatOfAccount(t.meta, account) >= 0 {
+		return false
+	}
+	t.meta.Seats[i].Account = account
+	if err := t.saveMeta(false); err != nil {
+		t.meta.Seats[i].Account = ""
+		t.log.Error("seat not claimed", "seat", i, "err", err)
+		return false
+	}
+	t.log.Info("seat claimed by an account", "seat", i)
+	return true
 }
 
 type seatCookie struct{ id, hash string }
@@ -381,15 +438,29 @@ func (s *Server) signup(w http.ResponseWriter, r *http.Request) {
 // allowSignup applies the accounts-per-address limit.
 func (s *Server) allowSignup(w http.ResponseWriter, r *http.Request) bool {
 	l := s.auth.signups
-	addr := addrKey(r.RemoteAddr)
-	if l == nil || l.allow(addr, s.clock.Now()) {
+	if l == nil {
 		return true
 	}
-	wait := l.retryAfter(addr, s.clock.Now())
+	ok, wait, err := l.take(r.Context(), addrKey(r.RemoteAddr), s.clock.Now())
+	if err != nil {
+		s.limitUnchecked(w, "sign-up", err)
+		return false
+	}
+	if ok {
+		return true
+	}
 	w.Header().Set("Retry-After", fmt.Sprint(int(wait.Seconds())+1))
 	writeError(w, http.StatusTooManyRequests, "too-many-accounts",
 		fmt.Sprintf("too many accounts made from your address: try again in %s", minutesText(wait)))
 	return false
+}
+
+// limitUnchecked answers a request whose rate limit could not be checked
+// (the shared store did not answer): refused, to be tried again.
+func (s *Server) limitUnchecked(w http.ResponseWriter, what string, err error) {
+	s.log.Error(what+": limit not checked", "err", err)
+	w.Header().Set("Retry-After", "2")
+	writeError(w, http.StatusServiceUnavailable, "unavailable", "the server cannot check this now: try again in a moment")
 }
 
 // createAccount stores a new account (ID, Name, NameKey and
@@ -426,19 +497,30 @@ func (s *Server) signin(w http.ResponseWriter, r *http.Request) {
 	addr := addrKey(r.RemoteAddr)
 	now := s.clock.Now()
 	limits := []struct {
-		l   *ipLimiter
+		l   *attemptLimiter
 		key string
 	}{{s.auth.perName, "n:" + key}, {s.auth.perAddr, addr}}
-	for i, lim := range limits {
-		if lim.l == nil || lim.l.allow(lim.key, now) {
-			continue
-		}
-		for _, done := range limits[:i] {
-			if done.l != nil {
-				done.l.refund(done.key)
+	refund := func(done int) {
+		for _, lim := range limits[:done] {
+			if lim.l != nil {
+				lim.l.refund(r.Context(), lim.key)
 			}
 		}
-		wait := lim.l.retryAfter(lim.key, now)
+	}
+	for i, lim := range limits {
+		if lim.l == nil {
+			continue
+		}
+		ok, wait, err := lim.l.take(r.Context(), lim.key, now)
+		if err != nil {
+			refund(i)
+			s.limitUnchecked(w, "sign-in", err)
+			return
+		}
+		if ok {
+			continue
+		}
+		refund(i)
 		w.Header().Set("Retry-After", fmt.Sprint(int(wait.Seconds())+1))
 		writeError(w, http.StatusTooManyRequests, "too-many-attempts",
 			fmt.Sprintf("too many attempts, try again in %s", minutesText(wait)))
@@ -456,11 +538,7 @@ func (s *Server) signin(w http.ResponseWriter, r *http.Request) {
 	}
 	var match bool
 	if err := s.withHashSlot(r.Context(), func() { match = checkPassword(hash, req.Password) }); err != nil {
-		for _, lim := range limits {
-			if lim.l != nil {
-				lim.l.refund(lim.key)
-			}
-		}
+		refund(len(limits))
 		writeError(w, http.StatusServiceUnavailable, "busy", err.Error())
 		return
 	}
@@ -468,11 +546,7 @@ func (s *Server) signin(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusUnauthorized, "wrong-password", "that username and password do not match")
 		return
 	}
-	for _, lim := range limits {
-		if lim.l != nil {
-			lim.l.refund(lim.key)
-		}
-	}
+	refund(len(limits))
 	if s.startSession(w, r, a) {
 		s.writeAccount(w, r, http.StatusOK, a)
 	}

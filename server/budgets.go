@@ -109,10 +109,6 @@ func (b *Budgets) defaults() {
 // budgetState is the server's side of the budgets; its zero value is
 // ready (it reads the Config when first used).
 type budgetState struct {
-	// createMu makes counting a creator's tables and storing a new one
-	// one step, so that racing creates cannot both take the last place.
-	createMu sync.Mutex
-
 	once       sync.Once
 	gets       *ipLimiter // lists and tables
 	replayGets *ipLimiter
@@ -198,10 +194,20 @@ type refusal struct {
 	code, message string
 }
 
-// checkBudgets counts what c has in play and made lately, and what is open
-// across the server (when the new table will be open), and refuses the
-// table if one budget is spent; nil lets it go. Called under createMu.
-func (s *Server) checkBudgets(ctx context.Context, c creator, open bool) (*refusal, error) {
+// budgetCap is a budget as the store checks it (store.Cap), with the
+// refusal to answer when it is spent.
+type budgetCap struct {
+	limit int
+	f     store.Filter
+	ref   refusal
+}
+
+// budgetCaps are the budgets a new table of c must fit: what c has in play
+// and made lately, and what is open across the server (when the new table
+// will be open). The store counts them and stores the table as one step
+// (store.LimitStore.CreateTableCapped), on every node that shares it, so
+// that racing creates cannot both take the last place.
+func (s *Server) budgetCaps(c creator, open bool) []budgetCap {
 	b := s.cfg.Budgets
 	now := s.clock.Now()
 	inPlay := store.Filter{Status: []string{store.StatusOpen, store.StatusLive}, LiveSince: now.Add(-liveWindow)}
@@ -215,11 +221,7 @@ func (s *Server) checkBudgets(ctx context.Context, c creator, open bool) (*refus
 		}
 		return n * b.CreatorsPerAddress
 	}
-	checks := []struct {
-		limit int
-		f     store.Filter
-		ref   refusal
-	}{
+	checks := []budgetCap{
 		{b.TablesPerCreator, withCreator(inPlay, c.key, ""), refusal{http.StatusTooManyRequests, "too-many-tables",
 			fmt.Sprintf("you already have %d tables waiting for players or being played: finish or leave one, or wait until one closes", b.TablesPerCreator)}},
 		{perAddr(b.TablesPerCreator), withCreator(inPlay, "", c.addr), refusal{http.StatusTooManyRequests, "too-many-tables",
@@ -231,26 +233,16 @@ func (s *Server) checkBudgets(ctx context.Context, c creator, open bool) (*refus
 	}
 	if open {
 		all := store.Filter{Status: []string{store.StatusOpen}, OpenSince: inPlay.OpenSince}
-		checks = append(checks, struct {
-			limit int
-			f     store.Filter
-			ref   refusal
-		}{b.OpenTables, all, refusal{http.StatusServiceUnavailable, "server-full",
+		checks = append(checks, budgetCap{b.OpenTables, all, refusal{http.StatusServiceUnavailable, "server-full",
 			fmt.Sprintf("this server already has %d tables waiting for players: join one of them, or play alone or with bots", b.OpenTables)}})
 	}
+	out := checks[:0]
 	for _, ch := range checks {
-		if ch.limit <= 0 {
-			continue
-		}
-		n, err := s.store.Count(ctx, ch.f)
-		if err != nil {
-			return nil, err
-		}
-		if n >= ch.limit {
-			return &ch.ref, nil
+		if ch.limit > 0 {
+			out = append(out, ch)
 		}
 	}
-	return nil, nil
+	return out
 }
 
 func withCreator(f store.Filter, key, addr string) store.Filter {

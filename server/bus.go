@@ -32,12 +32,16 @@ import (
 //     Header K: "open" (request: a connection arrives), "frame" (a client
 //     message), "close" (the client went), "welcome" (the edge saw a
 //     version gap: send a fresh welcome), "http" (request: an HTTP call
-//     for the table). Header E names the edge, C the connection.
+//     for the table), "claim" (request: a player who signed in claims
+//     their guest seat, auth.go). Header E names the edge, C the
+//     connection.
 //   - dh.e.<node>: to an edge, in order on one subscription. K: "c" (a
 //     message for connection C), "s" (an update for table T's seat S:
 //     every connection of the edge there), "o" (connection C was
 //     admitted at seat S), "x" (close connection C: Code, reason in the
 //     body).
+//   - dh.lobby: the summaries of the tables each node runs, for the
+//     others' lobbies (lobby_cluster.go).
 //   - dh.hb: every node says it lives (header N) every second; an edge
 //     closes the connections of an owner it has not heard from for
 //     busSilence (the players reconnect, to the node that adopted the
@@ -70,6 +74,7 @@ type bus struct {
 	byTable map[string]map[*conn]struct{} // the same, by table: an update fans out to its table's only
 	seen    map[string]time.Time          // the nodes heard from, when last
 	started time.Time
+	lobby   *sharedLobby // the summaries of the tables other nodes run (lobby_cluster.go)
 }
 
 func (s *Server) startBus() error {
@@ -95,12 +100,17 @@ func (s *Server) startBus() error {
 	if err != nil {
 		return fmt.Errorf("bus: subscribe: %w", err)
 	}
-	b.subs = []*nats.Subscription{edge, hb}
+	lobby, err := b.shareLobby()
+	if err != nil {
+		return fmt.Errorf("bus: subscribe: %w", err)
+	}
+	b.subs = []*nats.Subscription{edge, hb, lobby}
 	if err := b.nc.FlushTimeout(5 * time.Second); err != nil {
 		return fmt.Errorf("bus: flush: %w", err)
 	}
 	s.bus = b
 	go b.beat()
+	go b.lobby.run()
 	return nil
 }
 
@@ -342,35 +352,57 @@ func (t *table) onBus(b *bus, m *nats.Msg) {
 		}
 	case "http":
 		t.s.goTracked(func() { t.s.serveForwarded(m) })
+	case "claim":
+		t.s.goTracked(func() { _ = m.Respond([]byte(t.s.claimForEdge(t.id, m.Data))) })
 	}
 }
 
 // openRemote attaches a connection held by an edge, as serveWS does a
-// local one.
+// local one. An actor that stopped since the request came (idle, or
+// letting the table go) is started again here, as serveWS would; a table
+// another node has taken meanwhile sends the player back, to reconnect.
 func (t *table) openRemote(b *bus, key remoteKey, o openMsg) {
-	s := t.s
 	link := &remoteLink{b: b, key: key}
+	release := func() {}
+	for attempt := 0; ; attempt++ {
+		err := t.attachRemote(link, o)
+		release()
+		if errors.Is(err, errGone) && attempt < 3 {
+			if t, release, err = t.s.actor(t.s.ctx, t.id); err == nil {
+				continue
+			}
+		}
+		if err != nil {
+			link.close(statusTryAgainLater, clip(err.Error(), 100))
+		}
+		return
+	}
+}
+
+// attachRemote attaches the edge's connection to t's actor.
+func (t *table) attachRemote(link *remoteLink, o openMsg) error {
+	s := t.s
 	ctx, cancel := context.WithCancel(s.ctx)
 	c := &conn{s: s, t: t, remote: link, tokenHash: o.TokenHash, account: o.Account, accountName: o.AccountName,
-		ctx: ctx, cancel: cancel, log: s.log.With("table", t.id, "edge", key.edge),
+		ctx: ctx, cancel: cancel, log: s.log.With("table", t.id, "edge", link.key.edge),
 		bucket: bucket{rate: s.cfg.MsgRate, burst: float64(s.cfg.MsgBurst)},
 		addr:   o.Addr, serial: s.connSeq.Add(1), born: s.clock.Now()}
 	t.rmu.Lock()
-	t.remotes[key] = c
+	t.remotes[link.key] = c
 	t.rmu.Unlock()
 	aerr, err := call(ctx, t, func() error { return t.attach(c) })
 	if err == nil {
 		err = aerr
 	}
 	if err != nil {
-		t.forgetRemote(key, c)
+		t.forgetRemote(link.key, c)
 		cancel()
-		link.close(statusTryAgainLater, clip(err.Error(), 100))
-		return
+		return err
 	}
 	if d := s.cfg.Limits.WSIdle; d > 0 {
 		go c.watchIdle(d)
 	}
+	return nil
 }
 
 // publishSeats sends an update to the edges watching seats: one message
@@ -427,14 +459,26 @@ func (p *proxyLink) publish(c *conn, kind string, data []byte) error {
 // open asks the owner to take the connection; false when no owner
 // answers (the table is changing hands: the player comes back).
 func (p *proxyLink) open(ctx context.Context, c *conn) error {
-	m := nats.NewMsg(tableSubject(p.table))
-	m.Header.Set("K", "open")
-	m.Header.Set("E", p.b.node)
+	m := ownerMsg(p.b, p.table, "open")
 	m.Header.Set("C", strconv.FormatUint(c.serial, 10))
 	m.Data = mustJSON(openMsg{TokenHash: c.tokenHash, Account: c.account, AccountName: c.accountName, Addr: c.addr})
+	return p.b.ask(ctx, m)
+}
+
+// ownerMsg is a message of kind from this node to table id's owner.
+func ownerMsg(b *bus, id, kind string) *nats.Msg {
+	m := nats.NewMsg(tableSubject(id))
+	m.Header.Set("K", kind)
+	m.Header.Set("E", b.node)
+	return m
+}
+
+// ask sends a request to a table's owner: nil when it answers "ok", an
+// error with its answer otherwise (nats.ErrNoResponders: nobody listens).
+func (b *bus) ask(ctx context.Context, m *nats.Msg) error {
 	ctx, cancel := context.WithTimeout(ctx, busOpenWait)
 	defer cancel()
-	reply, err := p.b.nc.RequestMsgWithContext(ctx, m)
+	reply, err := b.nc.RequestMsgWithContext(ctx, m)
 	if err != nil {
 		return err
 	}
@@ -576,7 +620,9 @@ func (s *Server) serveProxied(w http.ResponseWriter, r *http.Request, c *conn) {
 		return
 	}
 	ws.SetReadLimit(hardFrameLimit)
-	c.ws = ws
+	if !c.setWS(ws) {
+		return // its owner closed it meanwhile
+	}
 	writerDone := make(chan struct{})
 	go func() {
 		defer close(writerDone)

@@ -3,9 +3,12 @@ package server
 import (
 	"context"
 	"net/http"
+	"net/http/httptest"
+	"strings"
 	"testing"
 	"time"
 
+	"github.com/coder/websocket"
 	"github.com/nats-io/nats.go"
 
 	"github.com/dicehall/dicehall/engine"
@@ -28,6 +31,13 @@ func startNATS(t *testing.T) string {
 // startNode runs one node of a cluster on st and the NATS server at url.
 func startNode(t *testing.T, st store.Store, url, name string) *testServer {
 	t.Helper()
+	return startNodeWith(t, st, url, name, Config{})
+}
+
+// startNodeWith is startNode with more of cfg (its store and cluster are
+// set here).
+func startNodeWith(t *testing.T, st store.Store, url, name string, cfg Config) *testServer {
+	t.Helper()
 	nc, err := nats.Connect(url, nats.Name(name))
 	if err != nil {
 		t.Fatal(err)
@@ -35,7 +45,8 @@ func startNode(t *testing.T, st store.Store, url, name string) *testServer {
 	t.Cleanup(nc.Close)
 	c := quickCluster(name)
 	c.NATS = nc
-	ts := startServer(t, Config{Store: &crashStore{Store: st}, Cluster: c})
+	cfg.Store, cfg.Cluster = &crashStore{Store: st}, c
+	ts := startServer(t, cfg)
 	ts.nc = nc
 	return ts
 }
@@ -162,5 +173,65 @@ func TestJoinRightAfterCreate(t *testing.T) {
 			t.Fatalf("round %d: first message through b: %s seat %d", i, w.Type, w.Seat)
 		}
 		_ = ws.CloseNow()
+	}
+}
+
+// TestEdgeTakesTheTableItsOwnerLeft: a player reaches b while a, the
+// owner, has just died with its lease still running: nobody answers on the
+// bus, b waits, then takes the table itself once the lease lapses. The
+// connection is then b's own, not a relay: its moves are played (they went
+// to the bus, unheard, when it kept the failed relay's link).
+func TestEdgeTakesTheTableItsOwnerLeft(t *testing.T) {
+	st := memstore.New()
+	url := startNATS(t)
+	nc, err := nats.Connect(url, nats.Name("a"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(nc.Close)
+	// a's lease outlives its death by a second: b must wait for it.
+	a := startServer(t, Config{Store: &crashStore{Store: st}, Cluster: &Cluster{Node: "a", LeaseTTL: 1200 * time.Millisecond,
+		SweepEvery: time.Hour, NATS: nc}})
+	a.nc = nc
+	b := startNode(t, st, url, "b")
+	ann := newPlayer(t, a)
+	id := ann.create(duel("greedy"))
+	newPlayer(t, a).connect(id).next() // keeps the table on a
+	a.crash()
+	if l := ownerOf(t, st, id); l.Node != "a" {
+		t.Fatalf("lease %+v right after a's death, want a's still", l)
+	}
+	annB := ann.on(b).connect(id)
+	w := annB.await("welcome", func(m msg) bool { return true })
+	if b.running(id) == nil {
+		t.Fatal("b welcomed the player without running the table")
+	}
+	if w.Turn.Has(0) && !w.Turn.Chance {
+		playDiceStarsTurn(t, annB, w)
+	}
+	checkLogReplays(t, st, id)
+}
+
+// TestRelayClosedBeforeAccepted: a relayed connection that its owner (or
+// a silent owner) closes while its handshake is still under way is closed
+// as soon as it is accepted, with the owner's code, instead of crashing
+// the node on a WebSocket not there yet.
+func TestRelayClosedBeforeAccepted(t *testing.T) {
+	url := startNATS(t)
+	a := startNode(t, memstore.New(), url, "a")
+	ctx, cancel := context.WithCancel(context.Background())
+	c := &conn{s: a.Server, send: make(chan []byte, 4), ctx: ctx, cancel: cancel, log: a.log, serial: a.connSeq.Add(1),
+		proxy: &proxyLink{b: a.bus, table: "sometable", owner: "z"}}
+	c.closeGracefully(websocket.StatusTryAgainLater, "the table moved to another server: reconnect")
+	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { a.serveProxied(w, r, c) }))
+	defer hs.Close()
+	dctx, dcancel := context.WithTimeout(context.Background(), waitLimit)
+	defer dcancel()
+	ws, _, err := websocket.Dial(dctx, "ws"+strings.TrimPrefix(hs.URL, "http"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := ws.Read(dctx); websocket.CloseStatus(err) != websocket.StatusTryAgainLater {
+		t.Fatalf("read: %v, want the close 1013", err)
 	}
 }

@@ -1,7 +1,6 @@
 package server
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -21,12 +20,15 @@ func (t *table) saveMeta(touch bool) error {
 	if touch {
 		t.meta.Updated = t.s.clock.Now().UTC().Truncate(time.Millisecond)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), t.s.cfg.StoreTimeout)
+	ctx, cancel := t.storeCtx()
 	defer cancel()
 	if err := t.s.store.UpdateTable(ctx, t.meta, t.fence()); err != nil {
 		t.s.metrics.storeError("update_table")
-		if errors.Is(err, store.ErrFenced) {
+		switch {
+		case errors.Is(err, store.ErrFenced):
 			t.leaseLost("a write of the table was fenced")
+		case t.writes.Err() != nil:
+			t.leaseLost("the lease lapsed during a write of the table")
 		}
 		return fmt.Errorf("save table %s: %w", t.id, err)
 	}
@@ -150,13 +152,18 @@ func (t *table) commit(first *engine.Move) error {
 	for i, c := range batch {
 		logged[i] = c.move
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), t.s.cfg.StoreTimeout)
+	ctx, cancel := t.storeCtx()
 	start := time.Now() // the wall clock, not t.s.clock: this measures the store
 	err := t.s.store.AppendMoves(ctx, t.id, t.version, logged, t.fence())
 	cancel()
 	t.s.metrics.appended(t.meta.Game, first != nil, len(batch), start, err)
 	if errors.Is(err, store.ErrFenced) {
 		t.leaseLost("a move was fenced")
+		return errStore
+	}
+	if err != nil && t.writes.Err() != nil {
+		// Whether it landed or not, the next owner reads it from the store.
+		t.leaseLost("the lease lapsed during a write of moves")
 		return errStore
 	}
 	if err != nil {
@@ -176,6 +183,7 @@ func (t *table) commit(first *engine.Move) error {
 		} else {
 			t.rate()
 		}
+		t.reviewLater()
 	}
 	began := t.observeMove(at) // the deadlines below are those of the new state
 	t.publish()                // before anyone hears of the move, so a summary fetched on an update is as new
@@ -209,7 +217,7 @@ func (t *table) commit(first *engine.Move) error {
 // timer wakes the actor then).
 func (t *table) storeFailed(err error) {
 	t.log.Error("move not stored; rebuilding from the store", "version", t.version, "err", err)
-	ctx, cancel := context.WithTimeout(context.Background(), t.s.cfg.StoreTimeout)
+	ctx, cancel := t.storeCtx()
 	defer cancel()
 	if moves, merr := t.s.store.Moves(ctx, t.id); merr == nil && len(moves) != t.version {
 		if rerr := t.rebuild(moves); rerr == nil {

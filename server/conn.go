@@ -77,6 +77,15 @@ type conn struct {
 	remote *remoteLink
 	proxy  *proxyLink
 
+	// wsMu guards ws while it may still be nil: a relayed connection's
+	// owner (or a silent one) may close it before serveProxied accepted
+	// the WebSocket; early then closes it as soon as it is.
+	wsMu  sync.Mutex
+	early func(*websocket.Conn)
+
+	// hinting: a hint is being worked out for this connection (hint.go).
+	hinting atomic.Bool
+
 	// Reader-owned.
 	bucket  bucket
 	dropped int
@@ -123,7 +132,7 @@ func (c *conn) closeAfterQueue(code websocket.StatusCode, reason string) {
 		case c.send <- nil: // the writer closes when it gets there
 		default:
 			c.s.goTracked(func() {
-				_ = c.ws.Close(code, reason)
+				c.closeWS(code, reason, true)
 				c.cancel()
 			})
 		}
@@ -144,14 +153,45 @@ func (c *conn) shut(code websocket.StatusCode, reason string, graceful bool) {
 	}
 	c.closeOnce.Do(func() {
 		c.s.goTracked(func() {
-			if graceful {
-				_ = c.ws.Close(code, reason)
-			} else {
-				_ = c.ws.CloseNow()
-			}
+			c.closeWS(code, reason, graceful)
 			c.cancel()
 		})
 	})
+}
+
+// closeWS closes the WebSocket (graceful: with a close frame), or, when it
+// is not accepted yet, has setWS close it as soon as it is.
+func (c *conn) closeWS(code websocket.StatusCode, reason string, graceful bool) {
+	shutWS := func(ws *websocket.Conn) {
+		if graceful {
+			_ = ws.Close(code, reason)
+		} else {
+			_ = ws.CloseNow()
+		}
+	}
+	c.wsMu.Lock()
+	ws := c.ws
+	if ws == nil {
+		c.early = shutWS
+	}
+	c.wsMu.Unlock()
+	if ws != nil {
+		shutWS(ws)
+	}
+}
+
+// setWS gives the connection its accepted WebSocket; false when it was
+// closed before (the WebSocket is closed then, as it was asked).
+func (c *conn) setWS(ws *websocket.Conn) bool {
+	c.wsMu.Lock()
+	c.ws = ws
+	early := c.early
+	c.wsMu.Unlock()
+	if early != nil {
+		early(ws)
+		return false
+	}
+	return true
 }
 
 func (c *conn) writeLoop() {
@@ -287,6 +327,8 @@ func (c *conn) handle(data []byte) {
 		c.post(m.ID, func() { t.takeover(c, m) })
 	case "chat":
 		c.post(m.ID, func() { t.chat(c, m) })
+	case "hint":
+		c.askHint(m)
 	case "":
 		c.sendError(m.ID, "malformed", "the message has no type")
 	default:
@@ -294,13 +336,17 @@ func (c *conn) handle(data []byte) {
 	}
 }
 
-func (c *conn) post(id *int64, f func()) {
+// post hands f to the table's actor; false (answered) when it could not.
+func (c *conn) post(id *int64, f func()) bool {
 	switch err := c.t.post(f); {
 	case errors.Is(err, errBusy):
 		c.sendError(id, "busy", "the table is busy: try again in a moment")
 	case errors.Is(err, errGone):
 		c.closeGracefully(websocket.StatusTryAgainLater, "the table restarted: reconnect")
+	default:
+		return true
 	}
+	return false
 }
 
 // lenientID is the id of a message that strict decoding refused, when its

@@ -7,6 +7,7 @@ import (
 	"io"
 	"math/rand/v2"
 	"net/http"
+	"os"
 	"slices"
 	"strings"
 	"sync"
@@ -321,9 +322,15 @@ func TestCostlyGetsRateLimited(t *testing.T) {
 // The flood comes and goes in half-second windows, and the moves during it
 // are compared with those between, so that other load on the machine
 // weighs on both alike. Timing: not in -short runs.
-func TestReplayFloodKeepsMovesFast(t *testing.T) {
-	if testing.Short() {
-		t.Skip("measures move latency under load")
+// TestMeasureReplayFlood measures another table's move latency while 16
+// clients pull one finished replay. It is a measurement, not a check (what
+// keeps moves fast is checked without a clock: TestReplayBuiltOnce,
+// TestReplayBuildsBounded, TestReplayCacheBounded): a loaded machine moves
+// the figures, so it runs only when asked, DICEHALL_MEASURE=1, and reports
+// them for docs/performance.md.
+func TestMeasureReplayFlood(t *testing.T) {
+	if os.Getenv("DICEHALL_MEASURE") == "" {
+		t.Skip("a measurement: DICEHALL_MEASURE=1 go test ./server -run TestMeasureReplayFlood -v")
 	}
 	ts := startServer(t, Config{PostRate: 1000, PostBurst: 1000, Budgets: Budgets{TablesPerCreator: -1, TablesPerHour: -1}})
 	var out struct{ ID string }
@@ -385,10 +392,6 @@ func TestReplayFloodKeepsMovesFast(t *testing.T) {
 		slices.Sort(l)
 		return l[len(l)*q/100]
 	}
-	quiet, loud := p(false, 95), p(true, 95)
 	t.Logf("p50/p95: %v/%v quiet (%d moves), %v/%v during the flood (%d moves, %d replays served)",
-		p(false, 50), quiet, len(lat[false]), p(true, 50), loud, len(lat[true]), fetched.Load())
-	if loud > 3*quiet+25*time.Millisecond {
-		t.Fatalf("moves slowed by a replay flood: p95 %v, %v without it", loud, quiet)
-	}
+		p(false, 50), p(false, 95), len(lat[false]), p(true, 50), p(true, 95), len(lat[true]), fetched.Load())
 }

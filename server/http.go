@@ -54,6 +54,7 @@ func (s *Server) routes() http.Handler {
 	mux.HandleFunc("POST /api/tables/{id}/join", s.ownerRoute(s.joinTable))
 	mux.HandleFunc("POST /api/tables/{id}/rematch", s.ownerRoute(s.rematch))
 	mux.HandleFunc("GET /api/tables/{id}/replay", s.replay)
+	mux.HandleFunc("GET /api/tables/{id}/review", s.getReview)
 	mux.HandleFunc("GET /ws/{id}", s.serveWS)
 	// Ratings, leaderboards and profiles (ratings.go, profiles.go).
 	mux.HandleFunc("GET /leaderboard", s.page("players.html"))

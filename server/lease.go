@@ -91,6 +91,24 @@ func (s *Server) acquire(ctx context.Context, id string) (store.Lease, error) {
 // fence is what the table's writes carry: its lease's.
 func (t *table) fence() store.Fence { return t.lease.Fence() }
 
+// storeCtx bounds one store call of the actor: StoreTimeout, and no longer
+// than the lease is known to be held (abandonWrites).
+func (t *table) storeCtx() (context.Context, context.CancelFunc) {
+	return context.WithTimeout(t.writes, t.s.cfg.StoreTimeout)
+}
+
+// abandonWrites gives up the actor's store calls under way and to come,
+// and has the actor stop: its lease is lost (or may be: it was not renewed
+// for a whole lease time). Any goroutine: the actor may be stuck in a
+// call to a store that went silent, and see its inbox only after it.
+func (t *table) abandonWrites(why string) {
+	if t.lease.Epoch == 0 {
+		return // no lease: nothing to lose
+	}
+	t.stopWriting()
+	_ = t.post(func() { t.leaseLost(why) })
+}
+
 // leaseLost stops an actor whose lease another node has now (or that
 // lapsed): it must not run the table any more. Its connections are told
 // to come back, to whichever node runs the table then. Actor goroutine.
@@ -154,7 +172,7 @@ func (s *Server) keepLeases() {
 			s.log.Error("leases not renewed", "err", err, "since", time.Since(lastOK).Round(time.Millisecond))
 			if time.Since(lastOK) >= c.LeaseTTL {
 				for _, t := range s.runningTables() {
-					_ = t.post(func() { t.leaseLost("the store could not be reached to renew the lease") })
+					t.abandonWrites("the store could not be reached to renew the lease")
 				}
 			}
 			continue
@@ -167,7 +185,7 @@ func (s *Server) keepLeases() {
 		for _, t := range s.runningTables() {
 			// A lease taken after the renewal began may not be in it.
 			if t.lease.Epoch != 0 && t.leasedAt.Before(started) && keep[t.id] != t.lease.Epoch {
-				_ = t.post(func() { t.leaseLost("the lease was not renewed") })
+				t.abandonWrites("the lease was not renewed")
 			}
 		}
 	}

@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/coder/websocket"
+
 	"github.com/dicehall/dicehall/engine"
 	"github.com/dicehall/dicehall/games/all"
 	"github.com/dicehall/dicehall/store"
@@ -176,6 +178,88 @@ func TestPartitionedNodeStopsWriting(t *testing.T) {
 	close(ps.cut)
 	eventually(t, "b adopts the table a cannot renew", func() bool { return ownerOf(t, st, id).Node == "b" })
 	eventually(t, "a stops running the table", func() bool { return a.running(id) == nil })
+	eventually(t, "b finishes the game", func() bool { m, _ := st.GetTable(context.Background(), id); return m.Status == store.StatusOver })
+	checkLogReplays(t, st, id)
+}
+
+// silentStore is a node's view of the shared store once the network to it
+// goes silent (cut closed): every call waits, unanswered, until its context
+// ends, as a query sent into a partition does.
+type silentStore struct {
+	store.Store
+	cut chan struct{}
+}
+
+func (p *silentStore) wait(ctx context.Context) error {
+	select {
+	case <-p.cut:
+		<-ctx.Done()
+		return ctx.Err()
+	default:
+		return nil
+	}
+}
+
+func (p *silentStore) AppendMoves(ctx context.Context, id string, version int, moves []engine.LoggedMove, f store.Fence) error {
+	if err := p.wait(ctx); err != nil {
+		return err
+	}
+	return p.Store.AppendMoves(ctx, id, version, moves, f)
+}
+
+func (p *silentStore) UpdateTable(ctx context.Context, t store.Table, f store.Fence) error {
+	if err := p.wait(ctx); err != nil {
+		return err
+	}
+	return p.Store.UpdateTable(ctx, t, f)
+}
+
+func (p *silentStore) Moves(ctx context.Context, id string) ([]engine.LoggedMove, error) {
+	if err := p.wait(ctx); err != nil {
+		return nil, err
+	}
+	return p.Store.Moves(ctx, id)
+}
+
+func (p *silentStore) RenewLeases(ctx context.Context, node string, ttl time.Duration) ([]store.Lease, error) {
+	if err := p.wait(ctx); err != nil {
+		return nil, err
+	}
+	return p.Store.RenewLeases(ctx, node, ttl)
+}
+
+func (p *silentStore) Orphans(ctx context.Context, limit int) ([]store.Lease, error) {
+	if err := p.wait(ctx); err != nil {
+		return nil, err
+	}
+	return p.Store.Orphans(ctx, limit)
+}
+
+// TestSilentStoreStopsActors: a node whose store stops answering (a
+// partition that drops packets, not one that refuses connections) stops
+// its actors once a lease time passes without a renewal, even though each
+// is stuck in a write that would wait its whole StoreTimeout (a minute
+// here); its players are sent away, and another node finishes the game.
+func TestSilentStoreStopsActors(t *testing.T) {
+	st := memstore.New()
+	ss := &silentStore{Store: st, cut: make(chan struct{})}
+	a := startServer(t, Config{Store: ss, Cluster: quickCluster("a"), StoreTimeout: time.Minute})
+	startServer(t, Config{Store: st, Cluster: quickCluster("b")})
+	ann := newPlayer(t, a)
+	id := ann.create(botsOnly())
+	watching := ann.connect(id)
+	eventually(t, "a few moves on a", func() bool { m, _ := st.GetTable(context.Background(), id); return m.Version >= 5 })
+	close(ss.cut)
+	eventually(t, "a stops running the table", func() bool { return a.running(id) == nil })
+	select {
+	case err := <-watching.err:
+		if websocket.CloseStatus(err) != websocket.StatusTryAgainLater {
+			t.Errorf("the spectator at a was closed with %v, want 1013 (come back)", err)
+		}
+	case <-time.After(waitLimit):
+		t.Fatal("the spectator at a was not sent away")
+	}
+	eventually(t, "b adopts the table", func() bool { return ownerOf(t, st, id).Node == "b" })
 	eventually(t, "b finishes the game", func() bool { m, _ := st.GetTable(context.Background(), id); return m.Status == store.StatusOver })
 	checkLogReplays(t, st, id)
 }

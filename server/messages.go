@@ -206,6 +206,15 @@ type errorMsg struct {
 	Message string `json:"message"`
 }
 
+// hintMsg answers a hint: the coach's judgement for the seat's turn at
+// version (a later update makes it stale).
+type hintMsg struct {
+	Type    string           `json:"type"` // "hint"
+	ID      *int64           `json:"id,omitempty"`
+	Version int              `json:"version"`
+	Hint    engine.Judgement `json:"hint"`
+}
+
 type pongMsg struct {
 	Type string `json:"type"` // "pong"
 	ID   *int64 `json:"id,omitempty"`

@@ -51,15 +51,8 @@ var buildTag = sync.OnceValue(func() string {
 // replay cache, and served with an ETag (table, version, seat, build) that
 // lets browsers keep it too; live tables have none (409 not-over).
 func (s *Server) replay(w http.ResponseWriter, r *http.Request) {
-	if !s.allowGet(w, r, true) {
-		return
-	}
-	meta, ok := s.getMeta(w, r, r.PathValue("id"))
+	meta, ok := s.finishedTable(w, r, true, "not-over", "replays open once the game is over")
 	if !ok {
-		return
-	}
-	if meta.Status != store.StatusOver {
-		writeError(w, http.StatusConflict, "not-over", "replays open once the game is over")
 		return
 	}
 	seat := engine.Spectator
@@ -134,6 +127,25 @@ func (s *Server) replay(w http.ResponseWriter, r *http.Request) {
 	}
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	_, _ = w.Write(body)
+}
+
+// finishedTable reads the table of a GET of what is made of a finished
+// game (its replay, its review), answering the request itself when it
+// cannot go on: over the address's rate of GETs (costly: of replays), no
+// such table, or a game still running (409 with code and message).
+func (s *Server) finishedTable(w http.ResponseWriter, r *http.Request, costly bool, code, message string) (store.Table, bool) {
+	if !s.allowGet(w, r, costly) {
+		return store.Table{}, false
+	}
+	meta, ok := s.getMeta(w, r, r.PathValue("id"))
+	if !ok {
+		return meta, false
+	}
+	if meta.Status != store.StatusOver {
+		writeError(w, http.StatusConflict, code, message)
+		return meta, false
+	}
+	return meta, true
 }
 
 // etagMatch reports whether an If-None-Match header names etag (weakly, as

@@ -97,6 +97,10 @@ type Config struct {
 	// PushNotifier(Push) when it is nil).
 	Push *notify.Service
 
+	// Reviews configures the reviews of finished tables and the coach's
+	// hints (review.go, hint.go).
+	Reviews Reviews
+
 	// Cluster, when set, makes this server one node of several sharing
 	// the store (lease.go, bus.go); nil = the server runs alone.
 	Cluster *Cluster
@@ -156,6 +160,7 @@ func (c *Config) defaults() {
 	c.Limits.defaults()
 	c.Budgets.defaults()
 	c.Identity.defaults()
+	c.Reviews.defaults()
 	if c.MaxConnsPerTable == 0 {
 		c.MaxConnsPerTable = DefaultSpectators
 	}
@@ -192,6 +197,7 @@ type Server struct {
 	notices  chan TurnNotice // waiting for Config.Notifier (notify.go); nil = no notifier
 	bus      *bus            // the other nodes (bus.go); nil = none
 	metrics  *metrics        // Prometheus metrics (metrics.go)
+	reviews  *reviewer       // review workers and hint slots (review.go)
 
 	// Limits (limits.go).
 	public    *url.URL // Config.PublicURL parsed; nil = any host
@@ -206,7 +212,12 @@ type Server struct {
 	// ending holds the actors stopped for idleness until their lease is
 	// ended: the table is not loaded again here before (lease.go).
 	ending map[string]*table
-	wg     sync.WaitGroup // actors, handlers and closers
+	// loading marks a table being loaded by actor, closed when it is done:
+	// one load at a time, begun only when no actor of the table runs, so
+	// a load never misses the writes of an actor that started and stopped
+	// during it (two joins of one seat would both win).
+	loading map[string]chan struct{}
+	wg      sync.WaitGroup // actors, handlers and closers
 }
 
 // New starts a server. Every live table is loaded and replayed, so bots,
@@ -229,10 +240,11 @@ func New(cfg Config) (*Server, error) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	s := &Server{cfg: cfg, store: cfg.Store, games: cfg.Games, log: cfg.Logger, clock: cfg.Clock,
-		ctx: ctx, cancel: cancel, tables: map[string]*table{}, ending: map[string]*table{},
+		ctx: ctx, cancel: cancel, tables: map[string]*table{}, ending: map[string]*table{}, loading: map[string]chan struct{}{},
 		posts:  ipLimiter{rate: cfg.PostRate, burst: float64(cfg.PostBurst), m: map[string]*bucket{}},
-		public: public, httpConns: newConnLimiter(cfg.Limits.ConnsPerAddr, cfg.Logger), auth: newAuthState(cfg.Identity)}
+		public: public, httpConns: newConnLimiter(cfg.Limits.ConnsPerAddr, cfg.Logger), auth: newAuthState(cfg.Identity, sharedBucketsOf(cfg))}
 	s.metrics = newMetrics(s)
+	s.reviews = newReviewer(s)
 	s.handler = s.routes()
 	if err := s.startBus(); err != nil {
 		cancel()
@@ -276,6 +288,7 @@ func New(cfg Config) (*Server, error) {
 		s.log.Info("rating sweep", "rated", n)
 	}
 	s.sweepRatingsLater()
+	s.reviews.sweep(lctx) // reviews a stop left unfinished (review.go)
 	s.log.Info("server ready", "tables_resumed", resumed, "node", s.Node())
 	return s, nil
 }
@@ -303,6 +316,7 @@ func (s *Server) Close() error {
 	for _, t := range tables {
 		<-t.done
 	}
+	s.reviews.stop()
 	if s.bus != nil {
 		s.bus.close()
 	}
@@ -494,7 +508,12 @@ func (s *Server) actor(ctx context.Context, id string) (t *table, release func()
 		if ok {
 			t.holds++
 		}
-		ending, closed := s.ending[id], s.closed
+		ending, loading, closed := s.ending[id], s.loading[id], s.closed
+		var loaded chan struct{}
+		if !ok && !closed && ending == nil && loading == nil {
+			loaded = make(chan struct{})
+			s.loading[id] = loaded
+		}
 		s.mu.Unlock()
 		switch {
 		case ok:
@@ -508,16 +527,39 @@ func (s *Server) actor(ctx context.Context, id string) (t *table, release func()
 			case <-ctx.Done():
 				return nil, nil, ctx.Err()
 			}
-		default:
-			if t, err = s.loadOwned(ctx, id); err != nil {
-				return nil, nil, err
+		case loading != nil:
+			// Somebody else is loading it: take theirs (or load it again
+			// if theirs failed).
+			select {
+			case <-loading:
+				continue
+			case <-ctx.Done():
+				return nil, nil, ctx.Err()
 			}
-			if t, err = s.start(t, true); err != nil {
+		default:
+			if t, err = s.loadHeld(ctx, id, loaded); err != nil {
 				return nil, nil, err
 			}
 		}
 		return t, func() { s.release(t) }, nil
 	}
+}
+
+// loadHeld loads and starts table id, held, for the one caller of actor
+// that marked it loading; the mark goes when the actor is findable (or the
+// load failed).
+func (s *Server) loadHeld(ctx context.Context, id string, loaded chan struct{}) (*table, error) {
+	defer func() {
+		s.mu.Lock()
+		delete(s.loading, id)
+		s.mu.Unlock()
+		close(loaded)
+	}()
+	t, err := s.loadOwned(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	return s.start(t, true)
 }
 
 // release ends a hold; the actor is nudged to see whether it is idle now.

@@ -219,23 +219,27 @@ func (s *Server) openTable(ctx context.Context, meta store.Table, cr creator) (*
 	return t, nil
 }
 
-// storeNewTable checks the creator's budgets and, if they allow it,
-// stores the table under a fresh ID; both under one lock, so that racing
-// creates cannot overspend a budget. A refusal is returned, not written.
+// storeNewTable stores the table under a fresh ID if the creator's
+// budgets allow it; the store counts and inserts as one step, so that
+// racing creates, on this node or another, cannot overspend a budget. A
+// refusal is returned, not written.
 func (s *Server) storeNewTable(ctx context.Context, t *table, cr creator) (*refusal, error) {
-	b := s.budget()
-	b.createMu.Lock()
-	defer b.createMu.Unlock()
 	ctx, cancel := context.WithTimeout(ctx, s.cfg.StoreTimeout)
 	defer cancel()
-	ref, err := s.checkBudgets(ctx, cr, t.meta.Status == store.StatusOpen)
-	if ref != nil || err != nil {
-		return ref, err
+	budgets := s.budgetCaps(cr, t.meta.Status == store.StatusOpen)
+	caps := make([]store.Cap, len(budgets))
+	for i, b := range budgets {
+		caps[i] = store.Cap{Filter: b.f, Max: b.limit}
 	}
+	var err error
 	for range 3 { // an ID clash is astronomically rare; try again anyway
 		t.meta.ID = newID()
 		t.id = t.meta.ID
-		err = s.store.CreateTable(ctx, t.meta)
+		var spent int
+		spent, err = s.store.CreateTableCapped(ctx, t.meta, caps)
+		if spent >= 0 {
+			return &budgets[spent].ref, nil
+		}
 		if !errors.Is(err, store.ErrExists) {
 			break
 		}
@@ -341,7 +345,8 @@ func (s *Server) listTables(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, out)
 }
 
-// runningSummaries are the summaries of the tables whose actor runs.
+// runningSummaries are the summaries of the tables whose actor runs, here
+// or on another node.
 func (s *Server) runningSummaries() []TableSummary {
 	s.mu.Lock()
 	tables := make([]*table, 0, len(s.tables))
@@ -349,7 +354,7 @@ func (s *Server) runningSummaries() []TableSummary {
 		tables = append(tables, t)
 	}
 	s.mu.Unlock()
-	out := make([]TableSummary, 0, len(tables))
+	out := s.runningElsewhere()
 	for _, t := range tables {
 		if sum := t.summary.Load(); sum != nil {
 			out = append(out, *sum)
@@ -360,13 +365,18 @@ func (s *Server) runningSummaries() []TableSummary {
 
 // present reports whether someone is at a table now: a seated player
 // connected to an open table (waiting for others), or a live table's actor
-// running (people connected, bots playing, a clock running).
+// running, here or on another node (people connected, bots playing, a
+// clock running).
 func (s *Server) present(sum TableSummary) bool {
 	switch sum.Status {
 	case store.StatusOpen:
 		return slices.ContainsFunc(sum.Seats, func(st SeatSummary) bool { return st.Connected })
 	case store.StatusLive:
-		return s.running(sum.ID) != nil
+		if s.running(sum.ID) != nil {
+			return true
+		}
+		_, ok := s.elsewhere(sum.ID)
+		return ok
 	}
 	return false
 }
@@ -376,15 +386,19 @@ func (s *Server) expiredSummary(sum TableSummary) bool {
 	return s.expired(store.Table{Status: sum.Status, Updated: sum.Updated})
 }
 
-// summaryOf describes a table: live from its actor when it runs, else from
-// its row (a finished table's stored result included), without replaying
-// its moves. A table that finished before results were stored is loaded
-// once: its actor stores the result and stops again.
+// summaryOf describes a table: live from its actor when it runs (here, or
+// as its node last told), else from its row (a finished table's stored
+// result included), without replaying its moves. A table that finished
+// before results were stored is loaded once: its actor stores the result
+// and stops again.
 func (s *Server) summaryOf(ctx context.Context, meta store.Table) TableSummary {
 	if t := s.running(meta.ID); t != nil {
 		if sum := t.summary.Load(); sum != nil {
 			return *sum
 		}
+	}
+	if sum, ok := s.elsewhere(meta.ID); ok && sum.Version >= meta.Version {
+		return sum
 	}
 	if meta.Status == store.StatusOver && meta.Result == nil {
 		t, release, err := s.actor(ctx, meta.ID)

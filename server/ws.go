@@ -46,12 +46,15 @@ func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
 			fmt.Sprintf("%s (%s): at most %d spectators' connections at once", errAddrFull, addr, lim))
 		return
 	}
-	ctx, cancel := context.WithCancel(s.ctx)
-	defer cancel()
-	c := &conn{s: s, tokenHash: token, account: account, accountName: acct.Name, send: make(chan []byte, s.cfg.SendQueue),
-		ctx: ctx, cancel: cancel, log: s.log.With("table", id, "remote", clientAddr(r)),
-		bucket: bucket{rate: s.cfg.MsgRate, burst: float64(s.cfg.MsgBurst)},
-		addr:   addr, serial: s.connSeq.Add(1), born: s.clock.Now()}
+	newConn := func() *conn {
+		ctx, cancel := context.WithCancel(s.ctx)
+		return &conn{s: s, tokenHash: token, account: account, accountName: acct.Name, send: make(chan []byte, s.cfg.SendQueue),
+			ctx: ctx, cancel: cancel, log: s.log.With("table", id, "remote", clientAddr(r)),
+			bucket: bucket{rate: s.cfg.MsgRate, burst: float64(s.cfg.MsgBurst)},
+			addr:   addr, serial: s.connSeq.Add(1), born: s.clock.Now()}
+	}
+	c := newConn()
+	defer func() { c.cancel() }()
 	t, release, err := s.actor(r.Context(), id)
 	for attempt := 0; s.bus != nil; attempt++ {
 		var remote *errRemote
@@ -69,6 +72,10 @@ func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
 			break
 		}
 		// Nobody listens for it yet, or any more: it may be free to take.
+		// A connection of its own then: the relayed one may still be
+		// reached from the bus (its link, late messages in its queue).
+		c.cancel()
+		c = newConn()
 		t, release, err = s.actor(r.Context(), id)
 	}
 	if !s.answerActorErr(w, id, "ws", err) {
@@ -84,7 +91,7 @@ func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
 	s.metrics.wsOpened()
 	defer s.metrics.wsClosed()
 	ws.SetReadLimit(hardFrameLimit)
-	c.ws = ws
+	c.setWS(ws)
 	defer func() {
 		if c.counted.Load() {
 			s.wsConns.release(addr)
@@ -96,7 +103,7 @@ func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
 		c.writeLoop()
 	}()
 	defer func() {
-		cancel()
+		c.cancel()
 		<-writerDone
 		_ = ws.CloseNow()
 	}()
@@ -104,10 +111,10 @@ func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
 	// connection is attached (from then on the connection keeps it).
 	for attempt := 0; ; attempt++ {
 		var aerr error
-		aerr, err = call(ctx, t, func() error { return t.attach(c) })
+		aerr, err = call(c.ctx, t, func() error { return t.attach(c) })
 		release()
 		if errors.Is(err, errGone) && attempt < 3 {
-			if t, release, err = s.actor(ctx, id); err == nil {
+			if t, release, err = s.actor(c.ctx, id); err == nil {
 				continue
 			}
 		}

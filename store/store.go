@@ -171,10 +171,12 @@ type Store interface {
 	Count(ctx context.Context, f Filter) (int, error)
 
 	LeaseStore
+	LimitStore
 	AccountStore
 	RatingStore
 	ChatStore
 	NotifyStore
+	ReviewStore
 
 	// Close releases the store. Closing twice is harmless.
 	Close() error

@@ -360,7 +360,7 @@ func (m *Bookworm) judgingLines(v *bookworm.View) []string {
 	var waiting []string
 	for _, a := range m.match.Turn().Actors {
 		l := fmt.Sprintf("%d %s", int(a)+1, m.name(int(a)))
-		if m.isBot(a) {
+		if a >= 0 && int(a) < len(m.sh.Seats()) && m.sh.Seats()[a].IsBot() {
 			l += " (bot)"
 		}
 		waiting = append(waiting, l)
@@ -513,6 +513,9 @@ func (m *Bookworm) bwHelp(w int) string {
 	switch {
 	case s.Over():
 		parts = []string{k("s") + " save the record", k("q") + " quit"}
+		if m.sh.CanReview() {
+			parts = append([]string{k("r") + " review the game"}, parts...)
+		}
 	case m.pause:
 		parts = []string{k("enter") + " next round", k("q") + " quit"}
 	case m.isHumanTurn() && m.stage == stageWord:

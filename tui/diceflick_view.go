@@ -615,7 +615,7 @@ func (m *Diceflick) choosingDie() bool {
 func (m *Diceflick) turnLine(rep *diceflick.Report, lay dfLayout) []string {
 	st := m.s()
 	turn := possessive(m.name(st.Current)) + " turn"
-	if m.botOnTurn() {
+	if m.botOnTurn() && m.sh.Seats()[st.Current].IsBot() {
 		turn += " (bot)"
 	}
 	segs := []seg{{text: turn, st: &styleTurn}, {sep: " · ", text: fmt.Sprintf("flicks left %d", rep.FlicksLeft)}}
@@ -807,6 +807,8 @@ func (m *Diceflick) dfHelp(lay dfLayout) string {
 	switch {
 	case m.sh.Confirming():
 		add("y quits", "any other key goes on")
+	case m.s().Over() && m.sh.CanReview():
+		add("r review the game|r review", "s save the record", "q quit")
 	case m.s().Over():
 		add("s save the record", "q quit")
 	case m.anim != nil:

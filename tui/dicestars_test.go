@@ -379,7 +379,7 @@ func TestHotSeatGame(t *testing.T) {
 		t.Fatalf("summary %q", g.Summary())
 	}
 	g.keys("x")
-	if g.Message() != "the game is over: s saves the record, q quits" {
+	if g.Message() != "the game is over: r reviews it, s saves the record, q quits" {
 		t.Fatalf("key after the end: %q", g.Message())
 	}
 }

@@ -615,6 +615,8 @@ func (m *DiceStars) helpLine() string {
 	switch {
 	case m.sh.Confirming():
 		h = "y quit · n keep playing"
+	case m.match.S.Over() && m.sh.CanReview():
+		h = "r review · s save record · q quit"
 	case m.match.S.Over():
 		h = "s save record · q quit"
 	case m.picking:
@@ -670,6 +672,9 @@ func (m *DiceStars) endLines(v *dicestars.View) []string {
 	save := keyHint("s") + " save the record to " + m.sh.DefaultRecordPath()
 	if saved, _ := m.sh.Saved(); saved != "" {
 		save = "Record saved to " + saved + " (dicehall replay shows it)."
+	}
+	if m.sh.CanReview() {
+		save = keyHint("r") + " review  " + save
 	}
 	lines = append(lines, save+"  "+keyHint("q")+" quit")
 	return lines

@@ -25,6 +25,9 @@ func (s *Shell) helpLines(w int) []string {
 		"  s       after the game: save the record to "+s.DefaultRecordPath(),
 		"  ctrl+c  quit at once",
 		"  f1      this help (? too, except while you type)")
+	for _, l := range s.coachHelp() {
+		lines = append(lines, "  "+l)
+	}
 	if book, ok := s.cfg.Game.(engine.Rulebook); ok {
 		if text, ok := book.Rules("en"); ok {
 			lines = append(lines, "", styleTitle.Render(" RULES · "+strings.ToUpper(s.info.Title)+" "))

@@ -158,6 +158,16 @@ type Shell struct {
 	saveErr     error
 	quit        bool
 	cmds        []tea.Cmd
+	// watching: nobody plays at this keyboard (a replayed position: every
+	// seat is watched as a bot's would be).
+	watching bool
+
+	// The coach (coach.go): a hint asked or shown; after the game, its
+	// review being computed, computed, and in view.
+	hint      *hintState
+	reviewJob *reviewJob
+	reviewed  *reviewScreen
+	review    *reviewScreen
 }
 
 // New sets up a game at the terminal with its registered board.
@@ -174,6 +184,20 @@ func New(cfg Config) (*Shell, error) {
 
 // NewShell sets up a game at the terminal with the given board.
 func NewShell(cfg Config, b Board) (*Shell, error) {
+	sh, err := openShell(cfg, b)
+	if err != nil {
+		return nil, err
+	}
+	// Nature may act first (the first hand, the first card).
+	if sh.table.State.Turn().Chance {
+		sh.resolveChance()
+	}
+	return sh, nil
+}
+
+// openShell seats the players at a new table with board b attached, before
+// anything is played (nature's first step is the caller's).
+func openShell(cfg Config, b Board) (*Shell, error) {
 	if len(cfg.Seats) == 0 {
 		return nil, errors.New("no players")
 	}
@@ -208,10 +232,6 @@ func NewShell(cfg Config, b Board) (*Shell, error) {
 	}
 	if err := b.Attach(sh); err != nil {
 		return nil, err
-	}
-	// Nature may act first (the first hand, the first card).
-	if t.State.Turn().Chance {
-		sh.resolveChance()
 	}
 	return sh, nil
 }
@@ -269,6 +289,10 @@ func (s *Shell) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		s.askBots()
 	case botAnswer:
 		s.answer(msg)
+	case hintAnswer:
+		s.hinted(msg)
+	case reviewDone:
+		s.reviewReady(msg)
 	}
 	s.holdClock()
 	return s, s.flush()
@@ -335,7 +359,7 @@ func (s *Shell) Over() bool { return s.table.State.Turn().Over }
 
 // IsPerson reports whether seat is played at this keyboard.
 func (s *Shell) IsPerson(seat engine.Seat) bool {
-	return seat >= 0 && int(seat) < len(s.cfg.Seats) && !s.cfg.Seats[seat].IsBot()
+	return !s.watching && seat >= 0 && int(seat) < len(s.cfg.Seats) && !s.cfg.Seats[seat].IsBot()
 }
 
 // People lists the seats played at this keyboard.
@@ -368,8 +392,17 @@ func (s *Shell) Decided() (engine.Move, bool) {
 // Confirming reports whether "quit?" is asked.
 func (s *Shell) Confirming() bool { return s.confirmQuit }
 
-// Message is the answer to the last key and whether it is a refusal.
-func (s *Shell) Message() (string, bool) { return s.message, s.msgIsError }
+// Message is the answer to the last key and whether it is a refusal; while
+// the coach thinks, what it is doing.
+func (s *Shell) Message() (string, bool) {
+	switch {
+	case s.reviewJob != nil:
+		return s.reviewJob.status(), false
+	case s.hint != nil && s.hint.waiting && s.hint.gen == s.gen:
+		return "hint: the coach is thinking…", false
+	}
+	return s.message, s.msgIsError
+}
 
 // Log is the table's log, a line per thing that happened.
 func (s *Shell) Log() []string { return s.log }
@@ -494,6 +527,7 @@ func (s *Shell) changed(m engine.Move, ev []engine.Event) {
 	s.gen++
 	s.last = m
 	s.asked, s.decided, s.failed = false, nil, nil
+	s.hint = nil // it was for the position before
 	clear(s.thinking)
 	if !s.confirmQuit && (s.msgIsError || m.Seat != engine.ChanceSeat) {
 		// The table moved on: an answer to an earlier key (a refusal
@@ -681,6 +715,10 @@ func (s *Shell) key(k tea.KeyPressMsg) {
 		s.quitNow()
 		return
 	}
+	if s.review != nil {
+		s.reviewKey(key)
+		return
+	}
 	if s.tooSmall() {
 		return
 	}
@@ -704,14 +742,22 @@ func (s *Shell) key(k tea.KeyPressMsg) {
 		return
 	}
 	if s.over {
-		switch key {
-		case "s":
+		switch {
+		case key == "esc" && s.reviewJob != nil:
+			s.stopReview()
+		case key == "s":
 			s.save(s.DefaultRecordPath())
-		case "q", "esc": // not enter: a last enter of play must not leave the end unseen
+		case key == "r" && s.analyst():
+			s.startReview()
+		case key == "q" || key == "esc": // not enter: a last enter of play must not leave the end unseen
 			s.quitNow()
 		default:
 			if !s.board.Key(k) {
-				s.Say("the game is over: s saves the record, q quits")
+				if s.analyst() {
+					s.Say("the game is over: r reviews it, s saves the record, q quits")
+				} else {
+					s.Say("the game is over: s saves the record, q quits")
+				}
 			}
 		}
 		return
@@ -719,6 +765,10 @@ func (s *Shell) key(k tea.KeyPressMsg) {
 	if t, ok := s.board.(Typist); key == "q" && (!ok || !t.Typing()) {
 		s.confirmQuit = true
 		s.Say("quit the game? y quits, any other key goes on")
+		return
+	}
+	if s.hintKey(key) {
+		s.askHint()
 		return
 	}
 	if !s.board.Key(k) {
@@ -739,6 +789,9 @@ func (s *Shell) save(path string) {
 }
 
 func (s *Shell) quitNow() {
+	if s.reviewJob != nil {
+		s.reviewJob.cancel()
+	}
 	if s.cfg.RecordPath != "" && s.saved == "" && len(s.table.Record.Moves) > 0 {
 		s.save(s.cfg.RecordPath)
 	}
@@ -777,6 +830,8 @@ func (s *Shell) tooSmall() bool {
 func (s *Shell) Render() string {
 	w, h := s.size()
 	switch {
+	case s.review != nil:
+		return s.review.render(w, h)
 	case s.tooSmall():
 		return fitScreen([]string{
 			styleTitle.Render(" " + strings.ToUpper(s.info.Title) + " "),
@@ -788,7 +843,11 @@ func (s *Shell) Render() string {
 	case s.help:
 		return s.renderHelp(w, h)
 	}
-	return s.board.Render(w, h)
+	screen := s.board.Render(w, h)
+	if box := s.hintLines(w); box != nil {
+		screen = overlay(screen, box, h/2)
+	}
+	return screen
 }
 
 // fitScreen pads or cuts lines to exactly w×h.

@@ -109,7 +109,8 @@ func (g *table) run(cmd tea.Cmd) {
 // keyMsg builds the key press a terminal would report.
 func keyMsg(k string) tea.KeyPressMsg {
 	codes := map[string]rune{"left": tea.KeyLeft, "right": tea.KeyRight, "up": tea.KeyUp, "down": tea.KeyDown,
-		"enter": tea.KeyEnter, "esc": tea.KeyEscape, "backspace": tea.KeyBackspace, "tab": tea.KeyTab, "f1": tea.KeyF1}
+		"enter": tea.KeyEnter, "esc": tea.KeyEscape, "backspace": tea.KeyBackspace, "tab": tea.KeyTab, "f1": tea.KeyF1, "f2": tea.KeyF2,
+		"pgup": tea.KeyPgUp, "pgdown": tea.KeyPgDown, "home": tea.KeyHome, "end": tea.KeyEnd}
 	if base, ok := strings.CutPrefix(k, "shift+"); ok {
 		if c, ok := codes[base]; ok {
 			return tea.KeyPressMsg{Code: c, Mod: tea.ModShift}

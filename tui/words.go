@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -112,7 +113,11 @@ func narrate(g engine.Game, e engine.Event, names []string) []string {
 	for _, m := range engine.Narrate(g, e, names) {
 		if who, ok := m.Args["who"].(string); ok && isYou(who) {
 			if tmpl, ok := cat[m.Key]; ok {
-				lines = append(lines, engine.Render(map[string]string{m.Key: secondPerson(tmpl)}, m))
+				// The whole catalogue still: the sentence's parts are
+				// messages too ("blue 3").
+				you := maps.Clone(cat)
+				you[m.Key] = secondPerson(tmpl)
+				lines = append(lines, engine.Render(you, m))
 				continue
 			}
 		}

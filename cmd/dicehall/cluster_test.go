@@ -1,37 +1,49 @@
 package main
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
-	"fmt"
-	"math/rand/v2"
-	"net/http"
-	"strings"
 	"sync"
 	"syscall"
 	"testing"
 	"time"
 
-	"github.com/coder/websocket"
-
 	"github.com/dicehall/dicehall/engine"
-	"github.com/dicehall/dicehall/games/all"
 	"github.com/dicehall/dicehall/internal/natsrv"
 	"github.com/dicehall/dicehall/internal/testpg"
-	"github.com/dicehall/dicehall/store"
-	"github.com/dicehall/dicehall/store/postgres"
 )
 
+// nodeFlags are the flags of a test cluster's node: leases that lapse
+// fast, and no per-address limits (every client of the test is on
+// loopback).
+func nodeFlags(natsURL, node string, extra ...string) []string {
+	return append([]string{"--nats", natsURL, "--node", node, "--lease-ttl", "2s", "--bot-delay", "30ms",
+		"--max-ws-per-addr", "0", "--max-conns-per-addr", "0",
+		"--tables-per-creator", "0", "--tables-per-hour", "0", "--creators-per-addr", "0"}, extra...)
+}
+
+// botTable and drivenTable are the tables of the cluster tests: bots
+// only, or seats played by the test's clients (and maybe bots).
+func botTable(game string) tableKind {
+	return tableKind{game: game, bots: 2, botDelayMs: 150, createdOnNode: -1}
+}
+
+func drivenTable(game string, humans, bots int) tableKind {
+	return tableKind{game: game, humans: humans, bots: bots, botDelayMs: 50, thinkMs: [2]int{100, 300}, createdOnNode: -1}
+}
+
 // TestClusterSurvivesKills runs three `serve` nodes on one PostgreSQL and
-// one NATS server, plays bots-only games on them while spectators watch
-// through whichever node they reach, and kills a node with SIGKILL every
-// few seconds for a minute (it comes back). Every game finishes; every move a
-// spectator was told is in the stored log at its place, exactly once;
-// every log replays.
+// one NATS server and kills a node with SIGKILL every few seconds for a
+// minute (it comes back). Meanwhile bots play tables of their own, and the
+// test's players play theirs over WebSocket, each through a node other
+// than the table's owner where it can, reconnecting to any node when their
+// connection drops; spectators watch every table through whichever node
+// they reach. Tables are made all through the minute. Every game finishes;
+// every move a client was told is in the stored log at its place, exactly
+// once; every move of a player is the one it sent, at the version it sent
+// it; every log replays.
 func TestClusterSurvivesKills(t *testing.T) {
 	if testing.Short() {
-		t.Skip("the cluster test kills and restarts servers for half a minute")
+		t.Skip("the cluster test kills and restarts servers for a minute")
 	}
 	bin := buildDicehall(t)
 	ns, err := natsrv.Start("127.0.0.1", 0)
@@ -42,176 +54,57 @@ func TestClusterSurvivesKills(t *testing.T) {
 	// One PostgreSQL, as a cluster has (testpg skips without its binaries
 	// unless DICEHALL_CLUSTER=require).
 	db := testpg.New(t, testpg.Options{}).CreateDB(t)
-	flags := func(i int) []string {
-		return []string{"--nats", ns.URL(), "--node", fmt.Sprintf("n%d", i), "--lease-ttl", "2s", "--bot-delay", "30ms",
-			"--max-ws-per-addr", "0", "--max-conns-per-addr", "0"}
-	}
-	var mu sync.Mutex
-	nodes := make([]*served, 3)
-	for i := range nodes {
-		nodes[i] = startServe(t, bin, db, flags(i)...)
-	}
-	pick := func() *served {
-		mu.Lock()
-		defer mu.Unlock()
-		return nodes[rand.IntN(len(nodes))]
+	c := newTestCluster(t, db, "n0", "n1", "n2")
+	for i, name := range c.names {
+		c.setNode(i, startServe(t, bin, db, nodeFlags(ns.URL(), name)...))
 	}
 
-	const tables = 6
-	ids := make([]string, tables)
-	create := func(i int) {
-		body := `{"game":"dicestars","seats":[{"kind":"bot","bot":"greedy"},{"kind":"bot","bot":"greedy"}],"settings":{"botDelayMs":150}}`
-		for attempt := 0; ; attempt++ {
-			resp, err := http.Post(pick().url+"/api/tables", "application/json", strings.NewReader(body))
-			if err == nil {
-				var out struct{ ID string }
-				_ = json.NewDecoder(resp.Body).Decode(&out)
-				resp.Body.Close()
-				if resp.StatusCode == http.StatusCreated && out.ID != "" {
-					ids[i] = out.ID
-					return
-				}
-				err = fmt.Errorf("status %d", resp.StatusCode)
-			}
-			if attempt == 20 {
-				t.Fatalf("create: %v", err)
-			}
-			time.Sleep(200 * time.Millisecond) // that node was just killed
-		}
-	}
-	// Half the games start now, half while nodes are dying.
-	for i := range tables / 2 {
-		create(i)
-	}
-
-	// Spectators: what they were told, by table and version.
-	type toldMove struct {
-		Seat   engine.Seat     `json:"seat"`
-		Action json.RawMessage `json:"action"`
-	}
-	told := make([]map[int]toldMove, tables)
-	over := make([]chan struct{}, tables)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	var wg sync.WaitGroup
-	for i := range ids {
-		told[i] = map[int]toldMove{}
-		over[i] = make(chan struct{})
+	var tables []*watched
+	start := func(k tableKind) {
+		w, ok := c.makeTable(k)
+		for !ok {
+			w, ok = c.makeTable(k)
+		}
+		tables = append(tables, w)
+		c.spectate(ctx, &wg, w)
+		for s := range k.humans {
+			c.play(ctx, &wg, w, engine.Seat(s))
+		}
 	}
-	watch := func(i int) {
-		id := ids[i]
-		wg.Go(func() {
-			for ctx.Err() == nil {
-				n := pick()
-				ws, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(n.url, "http")+"/ws/"+id, nil)
-				if err != nil {
-					time.Sleep(100 * time.Millisecond)
-					continue
-				}
-				ws.SetReadLimit(1 << 22)
-				for {
-					_, data, err := ws.Read(ctx)
-					if err != nil {
-						break
-					}
-					var m struct {
-						Type    string      `json:"type"`
-						Version int         `json:"version"`
-						Move    toldMove    `json:"move"`
-						Turn    engine.Turn `json:"turn"`
-					}
-					if json.Unmarshal(data, &m) != nil {
-						continue
-					}
-					if m.Type == "update" {
-						if prev, ok := told[i][m.Version]; ok && (prev.Seat != m.Move.Seat || !bytes.Equal(prev.Action, m.Move.Action)) {
-							t.Errorf("table %s version %d told twice, differently: %s then %s", id, m.Version, prev.Action, m.Move.Action)
-						}
-						told[i][m.Version] = m.Move
-					}
-					if m.Turn.Over {
-						_ = ws.Close(websocket.StatusNormalClosure, "")
-						close(over[i])
-						return
-					}
-				}
-				_ = ws.CloseNow()
-			}
-		})
+	// A batch of tables at the start and one every 20 s, so that games
+	// are being played all through the kills.
+	batches := [][]tableKind{
+		{botTable("dicestars"), botTable("dicestars"), drivenTable("dicestars", 2, 0), drivenTable("diceflick", 2, 1)},
+		{botTable("dicestars"), botTable("diceflick"), drivenTable("dicestars", 3, 0)},
+		{botTable("dicestars"), drivenTable("diceflick", 2, 0)},
 	}
-	for i := range tables / 2 {
-		watch(i)
+	for _, k := range batches[0] {
+		start(k)
 	}
-
-	// Kill a node every few seconds, and bring it back.
 	began := time.Now()
-	killUntil := began.Add(time.Minute)
 	kills := 0
-	for time.Now().Before(killUntil) {
-		if ids[tables-1] == "" && time.Since(began) > 20*time.Second {
-			for i := tables / 2; i < tables; i++ {
-				create(i)
-				watch(i)
+	for next := 1; time.Since(began) < time.Minute; {
+		if next < len(batches) && time.Since(began) > time.Duration(next)*20*time.Second {
+			for _, k := range batches[next] {
+				start(k)
 			}
+			next++
 		}
 		time.Sleep(3 * time.Second)
-		i := rand.IntN(3)
-		mu.Lock()
-		victim := nodes[i]
-		mu.Unlock()
+		i := c.intN(len(c.names))
+		victim := c.node(i)
 		_ = victim.cmd.Process.Signal(syscall.SIGKILL)
 		victim.exited <- <-victim.exited // startServe's cleanup waits for it too
 		kills++
 		time.Sleep(500 * time.Millisecond)
-		fresh := startServe(t, bin, db, flags(i)...)
-		mu.Lock()
-		nodes[i] = fresh
-		mu.Unlock()
+		c.setNode(i, startServe(t, bin, db, nodeFlags(ns.URL(), c.names[i])...))
 	}
-	for i, id := range ids {
-		select {
-		case <-over[i]:
-		case <-time.After(90 * time.Second):
-			t.Fatalf("table %s never finished (%d kills)", id, kills)
-		}
-	}
+	c.waitOver(tables, 90*time.Second)
 	cancel()
 	wg.Wait()
-
-	st, err := postgres.Open(context.Background(), db)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	for i, id := range ids {
-		meta, err := st.GetTable(context.Background(), id)
-		if err != nil {
-			t.Fatal(err)
-		}
-		moves, err := st.Moves(context.Background(), id)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if meta.Status != store.StatusOver || meta.Version != len(moves) {
-			t.Errorf("table %s: %s, version %d, %d moves", id, meta.Status, meta.Version, len(moves))
-		}
-		for v, m := range told[i] {
-			if v < 1 || v > len(moves) || moves[v-1].Seat != m.Seat || !bytes.Equal(moves[v-1].Action, m.Action) {
-				t.Errorf("table %s: version %d was told as %s, not what the log holds", id, v, m.Action)
-			}
-		}
-		g, _ := all.Registry.Lookup(meta.Game)
-		var players []string
-		for _, s := range meta.Seats {
-			players = append(players, s.Name)
-		}
-		state, err := engine.Replay(g, engine.Record{Game: meta.Game, Players: players, Options: meta.Options, Moves: moves})
-		if err != nil {
-			t.Errorf("table %s: the log does not replay: %v", id, err)
-		} else if !state.Turn().Over {
-			t.Errorf("table %s: the log does not end the game", id)
-		}
-		t.Logf("table %s: %d moves, %d told to spectators", id, len(moves), len(told[i]))
-	}
+	checkTables(t, c.st, tables)
 	t.Logf("%d nodes killed", kills)
 }

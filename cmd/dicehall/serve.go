@@ -84,6 +84,7 @@ func init() {
 	notifyFlags(f)
 	clusterFlags(f)
 	metricsFlags(f)
+	reviewServeFlags(f)
 	rootCmd.AddCommand(serveCmd)
 }
 
@@ -106,6 +107,10 @@ func runServe(cmd *cobra.Command, _ []string) error {
 		return errors.New("--max-conns-per-addr, --max-ws-per-addr and --max-spectators cannot be negative (0 = no limit)")
 	}
 	budget, err := budgets()
+	if err != nil {
+		return err
+	}
+	reviews, err := reviewConfig()
 	if err != nil {
 		return err
 	}
@@ -151,7 +156,7 @@ func runServe(cmd *cobra.Command, _ []string) error {
 	}
 	srv, err := server.New(limitsOff(serveFlags.limitsOff, server.Config{Store: st, Games: all.Registry, Logger: log, BotDelay: delay, OpenExpiry: expiry,
 		AbandonAfter: never(serveFlags.abandon), LogMoves: serveFlags.logMoves,
-		MaxConnsPerTable: none(serveFlags.spectators), PublicURL: serveFlags.publicURL, Budgets: budget, Push: push, Cluster: cluster,
+		MaxConnsPerTable: none(serveFlags.spectators), PublicURL: serveFlags.publicURL, Budgets: budget, Reviews: reviews, Push: push, Cluster: cluster,
 		Limits: server.Limits{ConnsPerAddr: none(serveFlags.connsPerAddr), WSPerAddr: none(serveFlags.wsPerAddr),
 			WSIdle: never(serveFlags.wsIdle), BodyTimeout: never(serveFlags.bodyTimeout)}}))
 	if err != nil {

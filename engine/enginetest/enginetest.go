@@ -56,6 +56,10 @@ type Config struct {
 	// they cannot be enumerated (Bookworm's words); Propose supplies them.
 	// Every other accepted action of an exhaustive game must be listed.
 	Unlisted []string
+	// ReviewBudget is the judging budget of the review check (a game that
+	// is an engine.Analyst has one game reviewed); 0 takes the game's
+	// default.
+	ReviewBudget int
 	// Representative, when set, says that Legal lists one representative
 	// of each distinct choice rather than every legal action (continuous
 	// actions), and says precisely what it lists. The suite then holds the
@@ -90,6 +94,9 @@ func Run(t *testing.T, g engine.Game, cfg Config) {
 	t.Run("DecodeGarbage", func(t *testing.T) { s.checkGarbage(t) })
 	if _, ok := g.(engine.Rulebook); ok {
 		t.Run("Rules", func(t *testing.T) { CheckRules(t, g) })
+	}
+	if engine.Reviewable(g) {
+		t.Run("Review", func(t *testing.T) { s.checkReview(t) })
 	}
 	for _, n := range s.players() {
 		for i, opts := range s.options() {
@@ -155,6 +162,9 @@ func (s *suite) checkInfo(tb testing.TB) {
 	info := s.info
 	if err := info.Validate(); err != nil {
 		tb.Errorf("Info.Validate: %v", err)
+	}
+	if info.Reviews != engine.Reviewable(s.g) {
+		tb.Errorf("Info.Reviews is %v but the game is an engine.Analyst: %v", info.Reviews, engine.Reviewable(s.g))
 	}
 	if again := s.g.Info(); !equalInfo(info, again) {
 		tb.Errorf("Info differs between two calls")

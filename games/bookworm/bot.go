@@ -1,10 +1,14 @@
 package bookworm
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/dicehall/dicehall/engine"
 	"github.com/dicehall/dicehall/games/bookworm/words"
@@ -44,6 +48,13 @@ type botLevel struct {
 	// tactics: whether the category and the Special face are chosen by
 	// their value (else at random).
 	tactics bool
+	// lookahead: each take is weighed by playing the rest of the round out
+	// (roundAhead) with the level's base (lookahead off) in every seat.
+	lookahead bool
+	// examples: each letter's words are kept in the order a review shows
+	// them (exampleOrder: the most common and shortest first), not the
+	// lexicon's.
+	examples bool
 }
 
 var botLevels = map[string]*botLevel{
@@ -52,7 +63,18 @@ var botLevels = map[string]*botLevel{
 	"medium": {kind: "medium", vocab: 0.50, tier: words.Common, reactLo: 3000, reactHi: 8000,
 		judgeLo: 800, judgeHi: 2000, noise: 1.2, tactics: true},
 	"hard": {kind: "hard", vocab: 0.90, tier: words.Common, reactLo: 1000, reactHi: 3000,
-		judgeLo: 400, judgeHi: 1200, tactics: true},
+		judgeLo: 400, judgeHi: 1200, tactics: true, lookahead: true},
+}
+
+// hardBase is the hard bot without its lookahead: the players of its
+// rollouts and of a review's.
+var hardBase = botLevels["hard"].base()
+
+// base is the level without lookahead.
+func (l *botLevel) base() *botLevel {
+	b := *l
+	b.lookahead = false
+	return &b
 }
 
 // defaultTurnMs and defaultJudgeMs are the clock lengths the reaction
@@ -74,8 +96,12 @@ type Bot struct {
 	// lex is the bot's own lexicon; nil: the table's (its language's).
 	lex words.Lexicon
 
-	// known caches the vocabulary by category and first letter.
-	known map[string]*[26][]string
+	// known caches the vocabulary by category.
+	known map[string]*vocabulary
+	// shared: the vocabularies are kept for every bot of the same level
+	// and seed (sharedVocab), for the review's analysts and rollouts,
+	// which are many short-lived bots with a handful of seeds.
+	shared bool
 
 	planned bool
 	key     planKey
@@ -281,28 +307,140 @@ func (b *Bot) inVocab(cat, word string) bool {
 	return float64(x>>11)/(1<<53) < b.lvl.vocab
 }
 
-// vocabulary is the bot's words of cat by first letter, in the rules'
-// form (WordKey; words the rules would refuse left out), built once per
-// category.
-func (b *Bot) vocabulary(s *State, cat string) *[26][]string {
+// vocabulary is a bot's words of a category, by first letter, in the
+// rules' form (WordKey; words the rules would refuse left out), and the
+// set of them (to count the words said this round without a scan).
+type vocabulary struct {
+	words [26][]string
+	has   map[string]bool
+}
+
+// unsaid counts, per letter, the words not said yet this round (said:
+// namedKeys).
+func (v *vocabulary) unsaid(said map[string]bool) (n [26]int) {
+	for l, ws := range v.words {
+		n[l] = len(ws)
+	}
+	for w := range said {
+		if v.has[w] {
+			n[w[0]-'a']--
+		}
+	}
+	return n
+}
+
+// nth is the i-th word starting with letter not said yet (i below the
+// letter's unsaid count).
+func (v *vocabulary) nth(letter byte, said map[string]bool, i int) string {
+	for _, w := range v.words[letter-'a'] {
+		if said[w] {
+			continue
+		}
+		if i == 0 {
+			return w
+		}
+		i--
+	}
+	return ""
+}
+
+// first lists the first k words starting with letter not said yet.
+func (v *vocabulary) first(letter byte, said map[string]bool, k int) []string {
+	var out []string
+	for _, w := range v.words[letter-'a'] {
+		if len(out) == k {
+			break
+		}
+		if !said[w] {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// vocabulary is the bot's words of cat, built once per category.
+func (b *Bot) vocabulary(s *State, cat string) *vocabulary {
 	if v, ok := b.known[cat]; ok {
 		return v
 	}
-	v := new([26][]string)
+	list := b.lexicon(s).Words(cat)
 	tiers := english(s)
-	for _, w := range b.lexicon(s).Words(cat) {
+	var key vocabKey
+	if b.shared {
+		key = vocabKey{lvl: b.lvl, seed: b.seed, tiers: tiers, n: len(list)}
+		if len(list) > 0 {
+			key.list = &list[0]
+		}
+		if v, ok := sharedVocab.Load(key); ok {
+			return b.keep(cat, v.(*vocabulary))
+		}
+	}
+	v := &vocabulary{has: map[string]bool{}}
+	for _, w := range list {
 		if !b.inVocab(cat, w) || tiers && words.Tier(cat, w) > b.lvl.tier {
 			continue
 		}
-		if key, ok := fastKey(w); ok {
-			v[key[0]-'a'] = append(v[key[0]-'a'], key)
+		if key, ok := fastKey(w); ok && !v.has[key] {
+			v.has[key] = true
+			v.words[key[0]-'a'] = append(v.words[key[0]-'a'], key)
 		}
 	}
+	if b.lvl.examples {
+		for l := range v.words {
+			exampleOrder(cat, v.words[l], tiers)
+		}
+	}
+	if b.shared && sharedCount.Add(1) <= maxShared {
+		sharedVocab.Store(key, v)
+	}
+	return b.keep(cat, v)
+}
+
+// keep caches v as the bot's vocabulary of cat.
+func (b *Bot) keep(cat string, v *vocabulary) *vocabulary {
 	if b.known == nil {
-		b.known = map[string]*[26][]string{}
+		b.known = map[string]*vocabulary{}
 	}
 	b.known[cat] = v
 	return v
+}
+
+// vocabKey identifies a shared vocabulary: the bot's level and seed (its
+// share of the words), and the lexicon's list for the category (by its
+// first element's address: the lexicon's lists are never copied), with or
+// without tiers.
+type vocabKey struct {
+	lvl   *botLevel
+	seed  uint64
+	list  *string
+	n     int
+	tiers bool
+}
+
+// sharedVocab holds the vocabularies of shared bots (vocabKey → *vocabulary).
+// Their seeds are a handful of constants, so it stays small: a few levels ×
+// the deck's categories × the languages. maxShared bounds it all the same
+// (a lexicon that made a new list at every call would fill it).
+var (
+	sharedVocab sync.Map
+	sharedCount atomic.Int64
+)
+
+const maxShared = 1 << 13
+
+// exampleOrder sorts words of cat as a review shows them: everyday words
+// before common ones (with tiers), then the shortest, then alphabetically.
+func exampleOrder(cat string, ws []string, tiers bool) {
+	tier := make(map[string]int, len(ws))
+	for _, w := range ws {
+		tier[w] = 0
+		if tiers {
+			tier[w] = words.Tier(cat, w)
+		}
+	}
+	slices.SortFunc(ws, func(a, b string) int {
+		return cmp.Or(cmp.Compare(tier[a], tier[b]), cmp.Compare(len(a), len(b)), strings.Compare(a, b))
+	})
 }
 
 // fastKey is WordKey, skipping the normalization of words already in the
@@ -328,30 +466,9 @@ func namedKeys(s *State) map[string]bool {
 	return set
 }
 
-// vocab lists the words of cat starting with letter that the bot knows and
-// that may still be said this round (said: namedKeys).
-func (b *Bot) vocab(s *State, said map[string]bool, cat string, letter byte) []string {
-	var out []string
-	for _, w := range b.vocabulary(s, cat)[letter-'a'] {
-		if !said[w] {
-			out = append(out, w)
-		}
-	}
-	return out
-}
-
 // letterCounts counts, per letter, the words of cat the bot could say now.
-func (b *Bot) letterCounts(s *State, cat string) (n [26]int) {
-	said := namedKeys(s)
-	for l, ws := range b.vocabulary(s, cat) {
-		n[l] = len(ws)
-		for _, w := range ws {
-			if said[w] {
-				n[l]--
-			}
-		}
-	}
-	return n
+func (b *Bot) letterCounts(s *State, cat string) [26]int {
+	return b.vocabulary(s, cat).unsaid(namedKeys(s))
 }
 
 // coverage scores how well a vocabulary (letter counts) serves dice: for
@@ -381,8 +498,7 @@ func coverage(s *State, me int8, n *[26]int) float64 {
 }
 
 // chooseCategory picks the category whose words (as far as the bot knows
-// them) cover the most dice letters: the dice in play when the ? die was
-// taken, else every face of the white dice. Easy picks at random.
+// them) cover the most dice letters (categoryWorth). Easy picks at random.
 func (b *Bot) chooseCategory(s *State, me int8) int {
 	card, ok := s.CardInPlay()
 	if !ok || !b.lvl.tactics {
@@ -390,8 +506,7 @@ func (b *Bot) chooseCategory(s *State, me int8) int {
 	}
 	best, bestV := 0, math.Inf(-1)
 	for i, c := range card.Categories {
-		n := b.letterCounts(s, c.ID)
-		v := coverage(s, me, &n) + b.lvl.noise*0.3*b.rng.NormFloat64()
+		v := b.categoryWorth(s, me, c.ID) + b.lvl.noise*0.3*b.rng.NormFloat64()
 		if v > bestV {
 			best, bestV = i, v
 		}
@@ -399,7 +514,33 @@ func (b *Bot) chooseCategory(s *State, me int8) int {
 	return best
 }
 
-// chooseFace turns the Special die. Heuristic (values in points, rough):
+// categoryWorth is how well the bot's words of cat cover the dice
+// (coverage): the dice in play when the ? die was taken, else every face
+// of the white dice.
+func (b *Bot) categoryWorth(s *State, me int8, cat string) float64 {
+	n := b.letterCounts(s, cat)
+	return coverage(s, me, &n)
+}
+
+// chooseFace turns the Special die to the face faceWorth values most. Easy
+// turns at random.
+func (b *Bot) chooseFace(s *State, me int8) Special {
+	if !b.lvl.tactics {
+		return SpecialAZ + Special(b.rng.IntN(int(NumSpecial-SpecialAZ)))
+	}
+	vals := b.faceWorth(s, me)
+	best, bestV := SpecialAZ, math.Inf(-1)
+	for f := SpecialAZ; f < NumSpecial; f++ {
+		v := vals[f] + b.lvl.noise*0.3*b.rng.NormFloat64()
+		if v > bestV {
+			best, bestV = f, v
+		}
+	}
+	return best
+}
+
+// faceWorth values each face the Special die may be turned to. Heuristic
+// (values in points, rough):
 //   - NOT is worth its +2 to whoever takes it with an N, O or T word: 1.5 if
 //     the bot knows such a word (it may get there first), else 0.3;
 //   - •• gives +2 to whoever ends the round: 1, a coin toss;
@@ -407,12 +548,7 @@ func (b *Bot) chooseCategory(s *State, me int8) int {
 //   - ? is an escape from a category the bot knows badly: 2.5 × the share
 //     of white dice it has no word for;
 //   - A–Z is a safe take with any word: 0.2 + 1.5 × that share.
-//
-// Easy turns at random.
-func (b *Bot) chooseFace(s *State, me int8) Special {
-	if !b.lvl.tactics {
-		return SpecialAZ + Special(b.rng.IntN(int(NumSpecial-SpecialAZ)))
-	}
+func (b *Bot) faceWorth(s *State, me int8) [NumSpecial]float64 {
 	cat, _ := s.CategoryInPlay()
 	n := b.letterCounts(s, cat.ID)
 	white := float64(len(s.cfg.C.LetterDice))
@@ -425,16 +561,8 @@ func (b *Bot) chooseFace(s *State, me int8) Special {
 	if leader(s, me) == me {
 		stack = 1.2
 	}
-	vals := [NumSpecial]float64{SpecialAZ: 0.2 + 1.5*thin, SpecialNot: not, SpecialDots: 1,
+	return [NumSpecial]float64{SpecialAZ: 0.2 + 1.5*thin, SpecialNot: not, SpecialDots: 1,
 		SpecialStack: stack, SpecialQuestion: 2.5 * thin}
-	best, bestV := SpecialAZ, math.Inf(-1)
-	for f := SpecialAZ; f < NumSpecial; f++ {
-		v := vals[f] + b.lvl.noise*0.3*b.rng.NormFloat64()
-		if v > bestV {
-			best, bestV = f, v
-		}
-	}
-	return best
 }
 
 // roundPoints is what p's dice and Bookworm cards are worth now.
@@ -461,55 +589,75 @@ func leader(s *State, me int8) int8 {
 // option is a die the bot can take with a word it knows.
 type option struct {
 	die    int
-	word   string
-	letter byte
-	value  float64
+	letter byte // the letter it knows most words for
+	n      int  // how many, not said yet
+	worth  takeWorth
+	value  float64 // worth.total()
 }
 
-// chooseWord finds the words the bot knows for the takeable dice, values
-// each take (takeValue) and picks one by its level. Without a word it
-// takes the ? die when it can; else it has nothing (ok false).
-func (b *Bot) chooseWord(s *State, me int8, takeable []TakeOption) (Action, bool) {
+// options is the bot's search: for every takeable die, the letter it
+// knows most words for (of the die's letters, not said yet) and what
+// taking the die is worth (takeWorth). Dice it knows no word for are left
+// out. It returns the vocabulary and the words said, to find the words.
+func (b *Bot) options(s *State, me int8, takeable []TakeOption) ([]option, *vocabulary, map[string]bool) {
 	cat, ok := s.CategoryInPlay()
 	if !ok {
-		return Action{}, false
+		return nil, nil, nil
 	}
 	if takeable == nil {
 		takeable = s.Takeable(me)
 	}
 	said := namedKeys(s)
-	cache := map[byte][]string{}
-	var opts []option
+	v := b.vocabulary(s, cat.ID)
+	n := v.unsaid(said)
+	opts := make([]option, 0, len(takeable))
 	for _, t := range takeable {
 		// Use the letter it knows most words for: scarce letters stay
 		// for later turns.
 		var bestL byte
-		var bestW []string
+		bestN := 0
 		for i := 0; i < len(t.Letters); i++ {
-			l := t.Letters[i]
-			ws, ok := cache[l]
-			if !ok {
-				ws = b.vocab(s, said, cat.ID, l)
-				cache[l] = ws
-			}
-			if len(ws) > len(bestW) {
-				bestL, bestW = l, ws
+			if l := t.Letters[i]; n[l-'a'] > bestN {
+				bestL, bestN = l, n[l-'a']
 			}
 		}
-		if len(bestW) == 0 {
+		if bestN == 0 {
 			continue
 		}
-		opts = append(opts, option{die: t.Die, letter: bestL, word: bestW[b.rng.IntN(len(bestW))],
-			value: b.takeValue(s, me, t.Die)})
+		w := b.takeWorth(s, me, t.Die)
+		opts = append(opts, option{die: t.Die, letter: bestL, n: bestN, worth: w, value: w.total()})
 	}
+	return opts, v, said
+}
+
+// chooseWord finds the words the bot knows for the takeable dice, values
+// each take (takeWorth) and picks one by its level. Without a word it
+// takes the ? die when it can; else it has nothing (ok false).
+func (b *Bot) chooseWord(s *State, me int8, takeable []TakeOption) (Action, bool) {
+	opts, v, said := b.options(s, me, takeable)
 	if len(opts) == 0 {
-		if f, ok := s.SpecialFace(); ok && f == SpecialQuestion && s.Owner[s.special()] == Display {
+		if questionOpen(s) {
 			return TakeQuestion(), true
 		}
 		return Action{}, false
 	}
+	// The word for each die comes to mind at random (drawn for every die,
+	// found for the one said).
+	word := make([]int, len(opts))
+	for i := range opts {
+		word[i] = b.rng.IntN(opts[i].n)
+	}
 	// The order words come to mind in.
-	b.rng.Shuffle(len(opts), func(i, j int) { opts[i], opts[j] = opts[j], opts[i] })
+	b.rng.Shuffle(len(opts), func(i, j int) {
+		opts[i], opts[j] = opts[j], opts[i]
+		word[i], word[j] = word[j], word[i]
+	})
+	if b.lvl.lookahead && len(opts) > 1 {
+		seed := b.rng.Uint64()
+		for i, o := range opts {
+			opts[i].value = b.ahead(s, me, Name(v.nth(o.letter, said, word[i]), o.die), o.value, seed, nil)
+		}
+	}
 	pick := 0
 	if b.rng.Float64() >= b.lvl.firstFound {
 		bestV := math.Inf(-1)
@@ -520,59 +668,149 @@ func (b *Bot) chooseWord(s *State, me int8, takeable []TakeOption) (Action, bool
 		}
 	}
 	o := opts[pick]
-	return Name(o.word, o.die), true
+	return Name(v.nth(o.letter, said, word[pick]), o.die), true
 }
 
-// takeValue is what taking die d is worth to the bot, in points:
-//   - the die's points (NOT: +2 when the bot holds another die, else 0 as
-//     it may still get one; A–Z: 0.2, a safe take that scores nothing);
-//   - a steal also costs the robbed player the die but gives them a
-//     Bookworm card: their loss counts fully when they lead, half otherwise;
-//   - taking the last white die ends the round: •• comes with it; if the
-//     game then ends, winning it is worth 20 and losing it −20; else the
-//     bot's lead in this round's points counts a third (ending a round it
-//     is losing is bad);
-//   - under Stack the new die covers the old top (safe from steals now)
-//     and is itself exposed.
-func (b *Bot) takeValue(s *State, me int8, d int) float64 {
-	c := s.cfg.C
-	face, _ := s.SpecialFace()
-	from := s.Owner[d]
-	pts := 0.0
-	switch {
-	case !s.IsSpecial(d):
-		pts = float64(s.Points(d))
-	case face == SpecialNot:
-		if len(s.DiceOf(me)) > 0 {
-			pts = float64(c.NotWithOther)
-		}
-	case face == SpecialAZ:
-		pts = 0.2
+// ahead is the lookahead's value of seat me playing a, worth now points
+// (takeWorth): the margin the round ends with (roundAhead), the worth a
+// tenth on top (it breaks the ties of rounds that play out alike).
+// observe (may be nil) sees every move of the round played out.
+func (b *Bot) ahead(s *State, me int8, a Action, now float64, seed uint64, observe engine.Played) float64 {
+	return b.roundAhead(s, me, a, seed, observe) + now/10
+}
+
+// roundAhead plays the rest of the round out after seat me plays a, with
+// the bot's level without lookahead in every seat, every seat knowing the
+// bot's words, and returns me's margin over the best other seat once the
+// round is scored (20 more when the game ends then and me wins it, 20
+// less when it loses, 5 more when first place is shared). The round holds
+// no chance but a ? die's card, so one rollout tells the most. observe
+// (may be nil) sees a and every move after it.
+func (b *Bot) roundAhead(s *State, me int8, a Action, seed uint64, observe engine.Played) float64 {
+	t := s.clone()
+	ev, err := t.Apply(engine.Seat(me), t.Now, a)
+	if err != nil {
+		return math.Inf(-1)
 	}
-	v := pts
-	if from != Display {
-		loss := float64(s.Points(d)) - 1
-		w := 0.5
-		if leader(s, me) == from {
-			w = 1
-		}
-		v += w * loss
-	} else if !s.IsSpecial(d) && s.WhiteInDisplay() == 1 {
-		v += b.endValue(s, me, d)
+	if observe != nil {
+		observe(engine.Move{Seat: engine.Seat(me), At: t.Now, Action: a}, ev, nil)
 	}
-	if face == SpecialStack && s.CardsLeft > 0 {
-		if t := s.StackTop(me); t >= 0 {
-			v += 0.3 * float64(s.Points(t))
+	// The rollout's clock starts at 0 as engine.PlayBots's does.
+	t.Deadline -= t.Now
+	t.CountdownAt -= t.Now
+	t.Now = 0
+	if t.Round == s.Round && !t.Over() {
+		base := b.lvl.base()
+		bots := make([]engine.Controller, t.NPlayers)
+		for p := range bots {
+			bots[p] = &Bot{lvl: base, seed: b.seed, lex: b.lex, known: b.known,
+				rng: engine.NewSource(engine.SplitSeed(seed, uint64(p)))}
 		}
-		v -= 0.3 * pts
+		u := &rollout{Match: &Match{S: t, Names: make([]string, t.NPlayers)}, last: s.Round}
+		if err := engine.PlayBots(u, bots, engine.NewSource(seed), observe); err != nil {
+			return math.Inf(-1)
+		}
+	}
+	best := math.MinInt
+	for p := int8(0); p < t.NPlayers; p++ {
+		if p != me {
+			best = max(best, t.Totals[p])
+		}
+	}
+	v := float64(t.Totals[me] - best)
+	if t.Over() {
+		switch w := t.Winners(); {
+		case !slices.Contains(w, int(me)):
+			v -= 20
+		case len(w) == 1:
+			v += 20
+		default:
+			v += 5
+		}
 	}
 	return v
 }
 
+// questionOpen reports whether the ? die lies in the display, to be taken
+// instead of a word.
+func questionOpen(s *State) bool {
+	f, ok := s.SpecialFace()
+	return ok && f == SpecialQuestion && s.Owner[s.special()] == Display
+}
+
+// takeWorth is what taking a die is worth to the bot, in points, part by
+// part (total adds them up):
+//   - Points: the die's points (NOT: +2 when the bot holds another die,
+//     else 0 as it may still get one; A–Z: 0.2, a safe take that scores
+//     nothing);
+//   - Steal: a steal also costs the robbed player the die but gives them a
+//     Bookworm card: their loss counts fully when they lead, half otherwise;
+//   - End: taking the last white die ends the round: •• comes with it
+//     (Bonus); if the game then ends, winning it is worth 20 and losing it
+//     −20 (Ends); else the bot's lead in this round's points counts a third
+//     (ending a round it is losing is bad);
+//   - Stack: under Stack the new die covers the old top (safe from steals
+//     now) and is itself exposed.
+type takeWorth struct {
+	Points, Steal, End, Stack float64
+	// From is Display or the seat robbed; Leader: that seat leads.
+	From   int8
+	Leader bool
+	// Last: the die is the display's last white one; Bonus the •• points
+	// that come with it; Ends: the game ends then, Won (+1), shared (0) or
+	// lost (−1).
+	Last  bool
+	Bonus int
+	Ends  bool
+	Won   int8
+	// cover and expose make up Stack, kept apart so total adds in the
+	// order the bot always has (its choices do not move by a rounding).
+	cover, expose float64
+}
+
+func (w takeWorth) total() float64 { return w.Points + w.Steal + w.End + w.cover - w.expose }
+
+// takeWorth values taking die d for seat me (see takeWorth).
+func (b *Bot) takeWorth(s *State, me int8, d int) takeWorth {
+	c := s.cfg.C
+	face, _ := s.SpecialFace()
+	w := takeWorth{From: s.Owner[d]}
+	switch {
+	case !s.IsSpecial(d):
+		w.Points = float64(s.Points(d))
+	case face == SpecialNot:
+		if len(s.DiceOf(me)) > 0 {
+			w.Points = float64(c.NotWithOther)
+		}
+	case face == SpecialAZ:
+		w.Points = 0.2
+	}
+	if w.From != Display {
+		loss := float64(s.Points(d)) - 1
+		k := 0.5
+		if leader(s, me) == w.From {
+			k, w.Leader = 1, true
+		}
+		w.Steal = k * loss
+	} else if !s.IsSpecial(d) && s.WhiteInDisplay() == 1 {
+		w.Last = true
+		w.End, w.Bonus, w.Ends, w.Won = b.endValue(s, me, d)
+	}
+	if face == SpecialStack && s.CardsLeft > 0 {
+		if t := s.StackTop(me); t >= 0 {
+			w.cover = 0.3 * float64(s.Points(t))
+		}
+		w.expose = 0.3 * w.Points
+		w.Stack = w.cover - w.expose
+	}
+	return w
+}
+
 // endValue is the worth of ending the round by taking d, the last white
-// die of the display.
-func (b *Bot) endValue(s *State, me int8, d int) float64 {
-	bonus := 0
+// die of the display, with the •• points that come with it and, when the
+// game ends then (ends), whether the bot wins it (+1), shares it (0) or
+// loses it (−1).
+func (b *Bot) endValue(s *State, me int8, d int) (v float64, bonus int, ends bool, won int8) {
 	if f, ok := s.SpecialFace(); ok && f == SpecialDots && s.Owner[s.special()] == Display {
 		bonus = s.cfg.C.DotsPoints
 	}
@@ -592,18 +830,19 @@ func (b *Bot) endValue(s *State, me int8, d int) float64 {
 			others = max(others, rp)
 		}
 	}
-	v := float64(bonus)
+	v = float64(bonus)
 	if reached {
 		switch {
 		case proj[me] < best:
-			return v - 20
+			v, won = v-20, -1
 		case countEq(proj[:t.NPlayers], best) == 1:
-			return v + 20
+			v, won = v+20, 1
 		default:
-			return v + 5
+			v += 5
 		}
+		return v, bonus, true, won
 	}
-	return v + float64(roundPoints(t, me)-others)/3
+	return v + float64(roundPoints(t, me)-others)/3, bonus, false, 0
 }
 
 func countEq(xs []int, x int) int {

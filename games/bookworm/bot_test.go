@@ -217,12 +217,32 @@ func TestHardBeatsEasy(t *testing.T) {
 
 // perfectBot is the hard bot knowing every word of lex: its choices then
 // depend on tactics alone.
+// perfectBot is the hard bot knowing every everyday and common word,
+// without its lookahead: the tactics tests check its valuation (takeWorth);
+// TestHardLookahead the lookahead.
 func perfectBot(lex words.Lexicon) *Bot {
 	b, _ := NewBot("hard", 1, lex)
-	lvl := *b.lvl
+	lvl := *hardBase
 	lvl.vocab = 1
 	b.lvl = &lvl
 	return b
+}
+
+// The hard bot weighs each take by the round played out: knowing every
+// word, it takes what the review calls the best (the same lookahead).
+func TestHardLookahead(t *testing.T) {
+	m := atRealTurns(t, 3, `{"special":false}`, "C/K", "D", "M", "P", "A", "Z", "N")
+	hold(m, 0, dieShowing(t, m, "Z"))
+	m.S.Totals[0] = 10
+	b, _ := NewBot("hard", 1, nil)
+	lvl := *b.lvl
+	lvl.vocab = 1
+	b.lvl = &lvl
+	a, ok := choose(t, b, m, 1)
+	j := judge(t, m, 1, nil)
+	if best := decode(t, j.Best.Action); !ok || a.Die != best.Die {
+		t.Fatalf("the hard bot chose %v, the review's best is %v", a, best)
+	}
 }
 
 func choose(t *testing.T, b *Bot, m *Match, seat engine.Seat) (Action, bool) {

@@ -43,6 +43,8 @@ var info = engine.Info{
 	},
 	Bots:       engine.NamedBots("bookworm", "easy", "medium", "hard"),
 	DefaultBot: "medium",
+	// Every decision can be judged and hinted (review.go).
+	Reviews: true,
 	// Think time, countdown, challenges and votes run in seconds.
 	RealTimeOnly: true,
 	Messages:     messages,

@@ -356,41 +356,74 @@ func (s *State) checkName(p int8, a Action) (checked, error) {
 }
 
 // checkDie tells whether seat p may take die d with a word starting with
-// letter (word is only for messages).
+// letter (word is only for messages): takeRule, explained.
 func (s *State) checkDie(p int8, d int, letter byte, word string) error {
+	rule := s.takeRule(p, d, letter)
+	if rule == "" {
+		return nil
+	}
+	face, _ := s.SpecialFace()
+	switch rule {
+	case RuleOwnDie:
+		return refuse(rule, "die %d is already yours", d)
+	case RuleCannotSteal:
+		return refuse(rule, "the %s die cannot be taken from a player", face)
+	case RuleStackNotTaken:
+		return refuse(rule, "the Stack die cannot be taken from the display")
+	case RuleSpecialNotByWord:
+		if face == SpecialDots {
+			return refuse(rule, "the •• die goes with the last white die; no word takes it")
+		}
+		return refuse(rule, "the ? die is taken instead of naming a word, never with one")
+	case RuleWrongLetter:
+		if d == s.special() {
+			return refuse(rule, "the NOT die is taken with a word starting with N, O or T")
+		}
+		lf := s.cfg.C.LetterDice[d].Faces[s.Faces[d]]
+		return refuse(rule, "%q does not start with %s, the letter of die %d", word, strings.Join(strings.Split(lf.Letters, ""), " or "), d)
+	case RuleNoBookwormCards:
+		return refuse(rule, "no Bookworm cards are left: dice are taken from the display only")
+	case RuleStackTopOnly:
+		return refuse(rule, "with the Stack die only the top die of a pile can be taken")
+	}
+	return refuse(rule, "die %d cannot be taken", d)
+}
+
+// takeRule is the rule that stops seat p taking die d with a word starting
+// with letter, "" when none does. It formats nothing: Takeable asks it for
+// every letter of every die.
+func (s *State) takeRule(p int8, d int, letter byte) string {
 	owner := s.Owner[d]
 	if owner == p {
-		return refuse(RuleOwnDie, "die %d is already yours", d)
+		return RuleOwnDie
 	}
 	face, _ := s.SpecialFace()
 	if d == s.special() {
 		if owner != Display && face != SpecialNot {
-			return refuse(RuleCannotSteal, "the %s die cannot be taken from a player", face)
+			return RuleCannotSteal
 		}
 		switch face {
 		case SpecialStack:
-			return refuse(RuleStackNotTaken, "the Stack die cannot be taken from the display")
-		case SpecialDots:
-			return refuse(RuleSpecialNotByWord, "the •• die goes with the last white die; no word takes it")
-		case SpecialQuestion:
-			return refuse(RuleSpecialNotByWord, "the ? die is taken instead of naming a word, never with one")
+			return RuleStackNotTaken
+		case SpecialDots, SpecialQuestion:
+			return RuleSpecialNotByWord
 		case SpecialNot:
-			if !strings.ContainsRune("not", rune(letter)) {
-				return refuse(RuleWrongLetter, "the NOT die is taken with a word starting with N, O or T")
+			if letter != 'n' && letter != 'o' && letter != 't' {
+				return RuleWrongLetter
 			}
 		}
-	} else if lf := s.cfg.C.LetterDice[d].Faces[s.Faces[d]]; !lf.Has(letter) {
-		return refuse(RuleWrongLetter, "%q does not start with %s, the letter of die %d", word, strings.Join(strings.Split(lf.Letters, ""), " or "), d)
+	} else if !s.cfg.C.LetterDice[d].Faces[s.Faces[d]].Has(letter) {
+		return RuleWrongLetter
 	}
 	if owner != Display {
 		if s.CardsLeft == 0 {
-			return refuse(RuleNoBookwormCards, "no Bookworm cards are left: dice are taken from the display only")
+			return RuleNoBookwormCards
 		}
 		if face == SpecialStack && s.StackTop(owner) != d {
-			return refuse(RuleStackTopOnly, "with the Stack die only the top die of a pile can be taken")
+			return RuleStackTopOnly
 		}
 	}
-	return nil
+	return ""
 }
 
 // Takeable lists, for seat p on turn, every die a word could take and the
@@ -403,7 +436,7 @@ func (s *State) Takeable(p int8) []TakeOption {
 	for d := 0; d < int(s.NDice); d++ {
 		var letters []byte
 		for l := byte('a'); l <= 'z'; l++ {
-			if s.checkDie(p, d, l, "") == nil {
+			if s.takeRule(p, d, l) == "" {
 				letters = append(letters, l)
 			}
 		}

@@ -2,8 +2,6 @@ package diceflick
 
 import (
 	"fmt"
-	"math"
-	"math/bits"
 	"math/rand/v2"
 	"strconv"
 	"strings"
@@ -36,12 +34,20 @@ type botLevel struct {
 	// Potential is true when the bot values dice left in holes that build
 	// towards groups (the easy bot only counts points).
 	Potential bool
+	// Look is how many aims of the turn's next flick the bot weighs after
+	// each imagined landing (0: none, the potential stands in for them),
+	// each over the first LookSamples draws.
+	Look, LookSamples int
+	// Deny is what a two-die start left to the next player costs, per
+	// start, after the turn's last flick at a shared table.
+	Deny float64
 }
 
 var botLevels = map[string]botLevel{
 	"easy":   {Name: "easy", SlipAngle: 0.12, SlipPower: 0.12, Targets: 3, Bases: 1, Samples: 4},
 	"medium": {Name: "medium", SlipAngle: 0.05, SlipPower: 0.05, Targets: 6, Bases: 2, Samples: 10, Potential: true},
-	"hard":   {Name: "hard", SlipAngle: 0.01, SlipPower: 0.01, Targets: 12, Bases: 4, Samples: 24, Potential: true},
+	"hard": {Name: "hard", SlipAngle: 0.01, SlipPower: 0.01, Targets: 12, Bases: 2, Samples: 16, Potential: true,
+		Look: 4, LookSamples: 8, Deny: 1},
 }
 
 // Bot plays Diceflick from a seat's view. It is not safe for concurrent use.
@@ -216,202 +222,20 @@ func (b *Bot) score(p *position) Action {
 	return Action{Type: ActScore, Choice: ch}
 }
 
-// Value weights of the evaluation, in points.
-const (
-	// bonusValue is what landing on the bonus marker is worth on top of the
-	// die's own points: an extra die and flick (about what a flick scores).
-	bonusValue = 3.0
-	// pairNow values a two-die start of a group with a free hole next to
-	// it when the bot still flicks this turn; pairLater when only its next
-	// turn could use it (practice: nobody else scores it first).
-	pairNow   = 1.5
-	pairLater = 0.5
-)
-
-// value is the evaluation of an arena after a landing: what the solver
-// would score now, plus the potential of what is left.
-func (b *Bot) value(p *position, s *State, flicksAfter int, bonus bool) float64 {
-	bd := s.Board()
-	total, ch := bd.Solve()
-	v := float64(total)
-	if bonus && !p.bagEmpty {
-		v += bonusValue
-	}
-	if !b.level.Potential {
-		return v
-	}
-	w := pairNow
-	var left uint32 = fullMask
-	if flicksAfter == 0 {
-		if !p.practice {
-			return v // what is left is the next player's
-		}
-		w = pairLater
-		scored, _, _ := bd.Evaluate(&ch)
-		left &^= scored
-	}
-	return v + w*float64(pairs(&bd, left))
-}
-
-// pairs counts the two-hole starts of a group (a colour's dice and marker,
-// with jokers) among the holes of left that a free hole could extend.
-func pairs(bd *Board, left uint32) int {
-	var items uint32
-	for c := range NumColors {
-		items |= bd.Die[c] | bd.Marker[c]
-	}
-	var markers uint32
-	for c := range NumColors {
-		markers |= bd.Marker[c]
-	}
-	free := fullMask &^ (items &^ markers) // an uncovered marker's hole is free to land in
-	n := 0
-	for c := Blue; c <= Green; c++ {
-		el := (bd.Die[c] | bd.Marker[c] | bd.Die[White]) & left
-		for rest := el; rest != 0; {
-			comp := component(rest&-rest, el)
-			rest &^= comp
-			if bits.OnesCount32(comp) == 2 && comp&bd.Die[c] != 0 && neighbours(comp)&free&^comp != 0 {
-				n++
-			}
-		}
-	}
-	return n
-}
-
-// noiseDraw is one imagined flick's deviations and face roll. Every
-// candidate is weighed against the same draws, so differences between
-// candidates are not drowned by sampling luck.
-type noiseDraw struct {
-	slipA, slipP, tableA, tableP float64
-	face                         int
-}
-
-// flick picks the die, base, angle and power of best expected value, and
-// returns it after the bot's slip. ok is false when no flick is worth more
-// than stopping (only asked when stopping is allowed).
+// flick picks the die, base, angle and power of best expected value
+// (search.go), and returns it after the bot's slip. ok is false when no
+// flick is worth more than stopping (only asked when stopping is allowed).
 func (b *Bot) flick(p *position) (Action, bool) {
 	if len(p.hand) == 0 {
 		return Action{}, false
 	}
-	lv := b.level
-	flicksAfter := max(p.flicksLeft-1, 0)
-	if p.mayStop {
-		flicksAfter = 0
-	}
-	baseline := b.value(p, &p.s, flicksAfter, false)
-
-	// Static estimate of every (colour, free hole): the value if the die
-	// dropped there, averaged over its faces.
-	type target struct {
-		die, hole int
-		est       float64
-	}
-	var targets []target
-	seen := map[Color]bool{}
-	for d, c := range p.hand {
-		if seen[c] {
-			continue
-		}
-		seen[c] = true
-		for h := range Holes {
-			if p.s.Arena[h].Full() {
-				continue
-			}
-			est := 0.0
-			faces := 6
-			if c == Pink {
-				faces = 1
-			}
-			for f := 1; f <= faces; f++ {
-				face := f
-				if c == Pink {
-					face = 0
-				}
-				t := p.s
-				t.Arena[h] = MakeCell(c, face)
-				est += b.value(p, &t, flicksAfter, h == p.comp.Bonus)
-			}
-			targets = append(targets, target{die: d, hole: h, est: est / float64(faces)})
-		}
-	}
-	// Best estimates first; ties keep hole order, so the choice is stable.
-	for i := 1; i < len(targets); i++ {
-		for j := i; j > 0 && targets[j].est > targets[j-1].est; j-- {
-			targets[j], targets[j-1] = targets[j-1], targets[j]
-		}
-	}
-	if len(targets) > lv.Targets {
-		targets = targets[:lv.Targets]
-	}
-
-	draws := make([]noiseDraw, lv.Samples)
-	for i := range draws {
-		draws[i] = noiseDraw{
-			slipA: handNoise(b.rng, lv.SlipAngle), slipP: handNoise(b.rng, lv.SlipPower),
-			tableA: handNoise(b.rng, p.comp.AngleNoise), tableP: handNoise(b.rng, p.comp.PowerNoise),
-			face: b.rng.IntN(6) + 1,
-		}
-	}
-	occupied := p.s.Occupied()
-	best, bestV := Action{}, math.Inf(-1)
-	for _, t := range targets {
-		if t.est <= bestV {
-			continue // even a sure hit could not beat the best so far
-		}
-		for _, f := range b.aims(t.hole) {
-			sum := 0.0
-			for _, d := range draws {
-				g := b.slip(f, d.slipA, d.slipP)
-				l := b.sim.Simulate(occupied, g, d.tableA, d.tableP)
-				if l.Hole < 0 {
-					sum += baseline // the die goes back to the bag
-					continue
-				}
-				s := p.s
-				face := d.face
-				if p.hand[t.die] == Pink {
-					face = 0
-				}
-				s.Arena[l.Hole] = MakeCell(p.hand[t.die], face)
-				sum += b.value(p, &s, flicksAfter, l.Hole == p.comp.Bonus)
-			}
-			if v := sum / float64(len(draws)); v > bestV {
-				bestV, best = v, Action{Type: ActFlick, Die: t.die, Flick: f}
-			}
-		}
-	}
-	if bestV == math.Inf(-1) || (p.mayStop && bestV <= baseline) {
+	fs := newFlickSearch(p, b.level, b.sim, b.arena)
+	fs.drawNoise(b.rng, b.level.Samples)
+	cands := fs.run(true)
+	if len(cands) == 0 || (p.mayStop && cands[0].value <= fs.stay) {
 		return Action{}, false
 	}
-	best.Flick = b.slip(best.Flick, handNoise(b.rng, lv.SlipAngle), handNoise(b.rng, lv.SlipPower))
-	return best, true
-}
-
-// aims lists the flicks at a hole from up to Bases bases, the widest power
-// window (AimBest) first, then the others in base order.
-func (b *Bot) aims(hole int) []physics.Flick {
-	first, ok := b.arena.AimBest(hole)
-	if !ok {
-		return nil
-	}
-	out := []physics.Flick{first}
-	for base := 0; base < 4 && len(out) < b.level.Bases; base++ {
-		if base == first.Base {
-			continue
-		}
-		if f, ok := b.arena.Aim(hole, base); ok {
-			out = append(out, f)
-		}
-	}
-	return out
-}
-
-// slip is the flick the bot's hand actually makes when it means f: within
-// the legal range, so the flick it returns is always legal.
-func (b *Bot) slip(f physics.Flick, da, dp float64) physics.Flick {
-	m := min(b.arena.MaxAngle, DefaultComponents.MaxAngle)
-	f.Angle = math.Max(-m, math.Min(m, f.Angle+da))
-	f.Power = math.Max(0, math.Min(1, f.Power+dp))
-	return f
+	best := cands[0]
+	f := slipFlick(b.arena, best.flick, handNoise(b.rng, b.level.SlipAngle), handNoise(b.rng, b.level.SlipPower))
+	return Action{Type: ActFlick, Die: best.die, Flick: f}, true
 }

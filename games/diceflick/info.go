@@ -25,6 +25,7 @@ var info = engine.Info{
 	Bots:       engine.NamedBots("diceflick", "easy", "medium", "hard"),
 	DefaultBot: "medium",
 	Messages:   messages,
+	Reviews:    true,
 }
 
 // messages is the English catalogue: option and bot labels, and the

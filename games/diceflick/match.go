@@ -296,25 +296,40 @@ func (m *Match) events(before *State, a *Action, seat engine.Seat) []engine.Even
 	return ev
 }
 
-// scoreEvent attributes every scored hole to one part, in the order groups,
-// centre, blasts, as the choice counts them.
+// scoreEvent is a score's parts, its total against the best on offer, and
+// the dice that went back to the bag.
 func scoreEvent(s *State, ch *Choice, player string) ScoreEvent {
 	b := s.Board()
 	best, _ := b.Solve()
-	se := ScoreEvent{Player: player, Parts: []ScorePart{}, Best: best, Returned: []string{}}
+	se := ScoreEvent{Player: player, Best: best, Returned: []string{}}
 	var done uint32
+	se.Parts, done = b.Parts(ch)
+	se.Total = b.Sum(done)
+	for m := done; m != 0; m &= m - 1 {
+		if c := s.Arena[trailing(m)]; c.Full() {
+			se.Returned = append(se.Returned, c.String())
+		}
+	}
+	return se
+}
+
+// Parts attributes every hole a choice scores to one part, in the order
+// groups, centre, blasts, as the choice counts them; done is every hole
+// scored.
+func (b *Board) Parts(ch *Choice) (parts []ScorePart, done uint32) {
+	parts = []ScorePart{}
 	for _, g := range ch.Groups {
 		var gm uint32
 		for _, h := range g {
 			gm |= 1 << h
 		}
 		c, _ := b.groupColor(gm)
-		se.Parts = append(se.Parts, ScorePart{Kind: "group", Color: c.String(), Holes: holeNames(gm), Points: b.Sum(gm)})
+		parts = append(parts, ScorePart{Kind: "group", Color: c.String(), Holes: holeNames(gm), Points: b.Sum(gm)})
 		done |= gm
 	}
 	if ch.Centre {
 		c := uint32(1) << b.Centre
-		se.Parts = append(se.Parts, ScorePart{Kind: "centre", Holes: holeNames(c), Points: b.Sum(c)})
+		parts = append(parts, ScorePart{Kind: "centre", Holes: holeNames(c), Points: b.Sum(c)})
 		done |= c
 	}
 	for _, bl := range ch.Blasts {
@@ -323,14 +338,8 @@ func scoreEvent(s *State, ch *Choice, player string) ScoreEvent {
 		if bl.Column {
 			line = "column"
 		}
-		se.Parts = append(se.Parts, ScorePart{Kind: "blast", At: HoleName(bl.Hole), Line: line, Holes: holeNames(lm), Points: b.Sum(lm)})
+		parts = append(parts, ScorePart{Kind: "blast", At: HoleName(bl.Hole), Line: line, Holes: holeNames(lm), Points: b.Sum(lm)})
 		done |= lm
 	}
-	se.Total = b.Sum(done)
-	for m := done; m != 0; m &= m - 1 {
-		if c := s.Arena[trailing(m)]; c.Full() {
-			se.Returned = append(se.Returned, c.String())
-		}
-	}
-	return se
+	return parts, done
 }

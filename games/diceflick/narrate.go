@@ -69,8 +69,22 @@ func landMessage(d LandEvent) engine.Message {
 // scoreMessage is a score with its parts ("12 for the centre die") and,
 // when the player took less, what the best choice was worth.
 func scoreMessage(d ScoreEvent) engine.Message {
+	parts := partMessages(d.Parts)
+	key := "diceflick.score"
+	if len(parts) > 0 {
+		key += ".parts"
+	}
+	if d.Total < d.Best {
+		key += ".below"
+	}
+	return engine.Message{Key: key, Args: map[string]any{
+		"who": d.Player, "total": d.Total, "parts": parts, "best": d.Best}}
+}
+
+// partMessages says each part of a score with its points.
+func partMessages(ps []ScorePart) []engine.Message {
 	var parts []engine.Message
-	for _, p := range d.Parts {
+	for _, p := range ps {
 		args := map[string]any{"points": p.Points}
 		switch p.Kind {
 		case "group":
@@ -82,15 +96,7 @@ func scoreMessage(d ScoreEvent) engine.Message {
 			parts = append(parts, engine.Message{Key: "diceflick.part.blast." + p.Line, Args: args})
 		}
 	}
-	key := "diceflick.score"
-	if len(parts) > 0 {
-		key += ".parts"
-	}
-	if d.Total < d.Best {
-		key += ".below"
-	}
-	return engine.Message{Key: key, Args: map[string]any{
-		"who": d.Player, "total": d.Total, "parts": parts, "best": d.Best}}
+	return parts
 }
 
 // Degrees writes an angle in radians as whole degrees, signed, and never

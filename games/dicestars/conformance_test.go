@@ -17,6 +17,8 @@ import (
 func TestConformance(t *testing.T) {
 	enginetest.Run(t, Game{}, enginetest.Config{
 		Options: []string{"", `{"soloGrid":12}`, reorderedLayout(t)},
+		// A few rollouts a decision: the check reviews whole games.
+		ReviewBudget: 24,
 		Propose: func(st engine.State, _ engine.Seat, src engine.Source) []engine.Action {
 			var mult [NumRows]uint8
 			for r := range mult {

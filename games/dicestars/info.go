@@ -22,6 +22,7 @@ var info = engine.Info{
 	},
 	Bots:       engine.NamedBots("dicestars", "random", "greedy", "expert", "master"),
 	DefaultBot: "greedy",
+	Reviews:    true,
 	Messages:   messages,
 }
 

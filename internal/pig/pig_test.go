@@ -48,3 +48,8 @@ func TestPlaysThroughGenericPaths(t *testing.T) {
 func TestConformance(t *testing.T) {
 	enginetest.Run(t, pig.Game{}, enginetest.Config{Options: []string{"", `{"target": 10}`}})
 }
+
+// Coach, Pig with an analyst, keeps them too, its reviews included.
+func TestCoachConformance(t *testing.T) {
+	enginetest.Run(t, pig.Coach{}, enginetest.Config{Options: []string{`{"target": 10}`}})
+}

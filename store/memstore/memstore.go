@@ -30,7 +30,8 @@ type Store struct {
 	creds    map[string]store.Credential // by string(ID)
 	ratings  map[ratingKey]store.Rating
 	history  map[ratingKey][]store.RatingPoint
-	notify   notifyData // notify.go
+	notify   notifyData       // notify.go
+	buckets  map[string]int64 // limits.go: when each bucket is full again, UTC ms
 }
 
 type entry struct {
@@ -39,6 +40,8 @@ type entry struct {
 	chat  []store.ChatMessage
 	rated bool
 	lease *lease // nil: never leased
+
+	reviews map[int]*store.Review // by budget (review.go); nil: none
 }
 
 var _ store.Store = (*Store)(nil)
@@ -57,28 +60,40 @@ func New() *Store {
 
 // CreateTable implements store.Store.
 func (s *Store) CreateTable(ctx context.Context, t store.Table) error {
+	_, err := s.createTable(ctx, t, nil)
+	return err
+}
+
+// createTable is CreateTable within caps (CreateTableCapped): the counts
+// and the insert under one lock.
+func (s *Store) createTable(ctx context.Context, t store.Table, caps []store.Cap) (int, error) {
 	if err := ctx.Err(); err != nil {
-		return err
+		return -1, err
 	}
 	if err := check.Table(t); err != nil {
-		return fmt.Errorf("memstore: create: %w", err)
+		return -1, fmt.Errorf("memstore: create: %w", err)
 	}
 	if t.Version != 0 {
-		return fmt.Errorf("memstore: create table %q: %w: version %d, want 0", t.ID, check.ErrInvalid, t.Version)
+		return -1, fmt.Errorf("memstore: create table %q: %w: version %d, want 0", t.ID, check.ErrInvalid, t.Version)
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closed {
-		return ErrClosed
+		return -1, ErrClosed
+	}
+	for i, c := range caps {
+		if s.count(c.Filter) >= c.Max {
+			return i, nil
+		}
 	}
 	if _, ok := s.tables[t.ID]; ok {
-		return fmt.Errorf("memstore: create table %q: %w", t.ID, store.ErrExists)
+		return -1, fmt.Errorf("memstore: create table %q: %w", t.ID, store.ErrExists)
 	}
 	t = copyTable(t)
 	t.Created = check.Time(t.Created)
 	t.Updated = check.Time(t.Updated)
 	s.tables[t.ID] = &entry{table: t}
-	return nil
+	return -1, nil
 }
 
 // GetTable implements store.Store.
@@ -262,13 +277,18 @@ func (s *Store) Count(ctx context.Context, f store.Filter) (int, error) {
 	if s.closed {
 		return 0, ErrClosed
 	}
+	return s.count(f), nil
+}
+
+// count is Count under s.mu.
+func (s *Store) count(f store.Filter) int {
 	n := 0
 	for _, e := range s.tables {
 		if matches(e.table, f) {
 			n++
 		}
 	}
-	return n, nil
+	return n
 }
 
 // Close implements store.Store. Closing twice is harmless.

@@ -71,8 +71,8 @@ func BenchmarkAppendMoveFenced(b *testing.B) {
 // BenchmarkAppendMovesParallel is many tables' actors each appending one
 // move at a time at once, as a busy node does: 64 goroutines, each with a
 // table of its own. One op is one acknowledged (durable) move; moves/s is
-// the store's throughput under that load (PostgreSQL flushes the commits
-// that wait together in one WAL flush).
+// the store's throughput under that load, appends/batch how many shared a
+// transaction and its WAL flush (group commit).
 func BenchmarkAppendMovesParallel(b *testing.B) {
 	const writers = 64
 	s := benchStore(b, writers)
@@ -92,6 +92,8 @@ func BenchmarkAppendMovesParallel(b *testing.B) {
 		}
 	})
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "moves/s")
+	st := postgres.AppendStats(s)
+	b.ReportMetric(float64(st.Requests)/float64(max(1, st.Batches)), "appends/batch")
 }
 
 // BenchmarkMoves reads a 300-move log, as a table resuming on a node.

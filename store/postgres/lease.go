@@ -122,17 +122,24 @@ func (s *Store) AcquireLease(ctx context.Context, id, node string, ttl time.Dura
 	return out, nil
 }
 
-// RenewLeases implements store.LeaseStore: one UPDATE, which PostgreSQL
-// re-checks row by row on the newest versions (a lease taken meanwhile by
-// another node is left alone).
+// RenewLeases implements store.LeaseStore: one statement, which locks the
+// node's live leases in table order (byte order, as a batch of appends
+// takes them: appends.go; in any other order the two could each hold a
+// row the other waits for), then extends them. A lease taken meanwhile by
+// another node drops out: the locking read re-checks each row on its
+// newest version, and what it locked stays so until the commit.
 func (s *Store) RenewLeases(ctx context.Context, node string, ttl time.Duration) ([]store.Lease, error) {
 	if err := check.LeaseArgs(node, ttl); err != nil {
 		return nil, fmt.Errorf("postgres: %w", err)
 	}
+	const live = `node = $2 AND state = '` + check.LeaseHeld + `' AND expires_ms > ` + nowMs
 	rows, err := s.pool.Query(ctx, `
-		UPDATE leases SET expires_ms = `+nowMs+` + $1
-		WHERE node = $2 AND state = '`+check.LeaseHeld+`' AND expires_ms > `+nowMs+`
-		RETURNING table_id, epoch, expires_ms`, ttl.Milliseconds(), node)
+		WITH mine AS (
+			SELECT table_id FROM leases WHERE `+live+`
+			ORDER BY table_id COLLATE "C" FOR UPDATE)
+		UPDATE leases l SET expires_ms = `+nowMs+` + $1
+		FROM mine WHERE l.table_id = mine.table_id
+		RETURNING l.table_id, l.epoch, l.expires_ms`, ttl.Milliseconds(), node)
 	if err != nil {
 		return nil, fmt.Errorf("postgres: renew leases of %q: %w", node, err)
 	}

@@ -38,12 +38,14 @@ import (
 	"github.com/dicehall/dicehall/engine"
 	"github.com/dicehall/dicehall/store"
 	"github.com/dicehall/dicehall/store/internal/check"
+	"github.com/dicehall/dicehall/store/internal/group"
 	"github.com/dicehall/dicehall/store/migrations"
 )
 
 // Store is the PostgreSQL store.Store.
 type Store struct {
-	pool *pgxpool.Pool
+	pool    *pgxpool.Pool
+	appends *group.Committer[*appendReq] // AppendMoves' group commit (appends.go)
 
 	closeOnce sync.Once
 }
@@ -96,7 +98,8 @@ func Open(ctx context.Context, dbURL string) (*Store, error) {
 	if !strings.Contains(dbURL, "pool_max_conns") {
 		// Each commit waits for its WAL flush; PostgreSQL flushes the
 		// commits that wait together at once, so more connections than
-		// cores means more moves per flush.
+		// cores means more writes per flush. (Appends share one at a
+		// time: their group commit, appends.go.)
 		cfg.MaxConns = int32(max(16, 4*runtime.NumCPU()))
 	}
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
@@ -107,7 +110,9 @@ func Open(ctx context.Context, dbURL string) (*Store, error) {
 		pool.Close()
 		return nil, fmt.Errorf("postgres: open %s: %w", Redact(dbURL), err)
 	}
-	return &Store{pool: pool}, nil
+	s := &Store{pool: pool}
+	s.appends = group.New(s.commitAppends, group.Options{})
+	return s, nil
 }
 
 // migrate applies pending migrations, holding goose's advisory lock for
@@ -149,9 +154,13 @@ func migrate(ctx context.Context, pool *pgxpool.Pool) error {
 	return nil
 }
 
-// Close closes the pool. Closing twice is harmless.
+// Close commits the appends already queued, then closes the pool.
+// Closing twice is harmless.
 func (s *Store) Close() error {
-	s.closeOnce.Do(s.pool.Close)
+	s.closeOnce.Do(func() {
+		s.appends.Close()
+		s.pool.Close()
+	})
 	return nil
 }
 
@@ -206,35 +215,52 @@ func (p *params) add(v any) string {
 
 // CreateTable implements store.Store.
 func (s *Store) CreateTable(ctx context.Context, t store.Table) error {
+	_, err := s.createTable(ctx, t, nil)
+	return err
+}
+
+// createTable is CreateTable within caps (CreateTableCapped, limits.go).
+func (s *Store) createTable(ctx context.Context, t store.Table, caps []store.Cap) (int, error) {
 	if err := check.Table(t); err != nil {
-		return fmt.Errorf("postgres: create: %w", err)
+		return -1, fmt.Errorf("postgres: create: %w", err)
 	}
 	if t.Version != 0 {
-		return fmt.Errorf("postgres: create table %q: %w: version %d, want 0", t.ID, check.ErrInvalid, t.Version)
+		return -1, fmt.Errorf("postgres: create table %q: %w: version %d, want 0", t.ID, check.ErrInvalid, t.Version)
 	}
-	seats, err := json.Marshal(t.Seats)
-	if err != nil {
-		return s.wrap("create table", t.ID, err)
-	}
-	err = s.write(ctx, func(tx pgx.Tx) error {
-		n, err := affected(tx.Exec(ctx, `
-			INSERT INTO tables (id, game, options, settings, seed, seats, status, created_ms, updated_ms, version, result, creator, creator_addr, rematch, seen_ms)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 0, $10, $11, $12, $13, $14)
-			ON CONFLICT (id) DO NOTHING`,
-			t.ID, t.Game, jsonText(t.Options), jsonText(t.Settings), int64(t.Seed), string(seats),
-			t.Status, t.Created.UnixMilli(), t.Updated.UnixMilli(), resultText(t.Result), t.Creator, t.CreatorAddr, t.Rematch, msOrZero(t.Seen)))
-		if err == nil && n == 0 {
-			err = store.ErrExists
-		}
-		if err != nil {
+	capped := -1
+	err := s.write(ctx, func(tx pgx.Tx) error {
+		var err error
+		if capped, err = reachedCap(ctx, tx, caps); err != nil || capped >= 0 {
 			return err
 		}
-		return setTableAccounts(ctx, tx, t.ID, t.Seats, true)
+		return insertTable(ctx, tx, t)
 	})
 	if err != nil {
-		return s.wrap("create table", t.ID, err)
+		return -1, s.wrap("create table", t.ID, err)
 	}
-	return nil
+	return capped, nil
+}
+
+// insertTable writes a new table's row in tx: store.ErrExists if its ID
+// is taken.
+func insertTable(ctx context.Context, tx pgx.Tx, t store.Table) error {
+	seats, err := json.Marshal(t.Seats)
+	if err != nil {
+		return err
+	}
+	n, err := affected(tx.Exec(ctx, `
+		INSERT INTO tables (id, game, options, settings, seed, seats, status, created_ms, updated_ms, version, result, creator, creator_addr, rematch, seen_ms)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 0, $10, $11, $12, $13, $14)
+		ON CONFLICT (id) DO NOTHING`,
+		t.ID, t.Game, jsonText(t.Options), jsonText(t.Settings), int64(t.Seed), string(seats),
+		t.Status, t.Created.UnixMilli(), t.Updated.UnixMilli(), resultText(t.Result), t.Creator, t.CreatorAddr, t.Rematch, msOrZero(t.Seen)))
+	if err == nil && n == 0 {
+		err = store.ErrExists
+	}
+	if err != nil {
+		return err
+	}
+	return setTableAccounts(ctx, tx, t.ID, t.Seats, true)
 }
 
 // GetTable implements store.Store.
@@ -280,8 +306,9 @@ func (s *Store) UpdateTable(ctx context.Context, t store.Table, f store.Fence) e
 	return nil
 }
 
-// appendSQL is AppendMoves in one statement (one round trip, one implicit
-// transaction, durable at its commit): the version check and bump (the
+// appendSQL is one AppendMoves in one statement (alone, one round trip and
+// its own implicit transaction; in a group commit, one statement of the
+// batch's transaction: appends.go): the version check and bump (the
 // UPDATE; a writer racing on the same version waits for the first one's
 // row lock, and PostgreSQL then re-checks the condition on the row the
 // first one committed, so exactly one of them matches), and the moves,
@@ -306,29 +333,18 @@ var (
 )
 
 // AppendMoves implements store.Store: the fence, the version check and
-// bump, and the inserts are one statement (appendSQL), acknowledged once
-// its commit is durable. When it wrote nothing, a second look tells why.
+// bump, and the inserts are one statement (appendSQL), run in one
+// transaction with the other appends that queued meanwhile (group commit:
+// appends.go), and acknowledged once that transaction's commit is durable.
+// When it wrote nothing, a second look tells why. On an error other than
+// ErrConflict, ErrFenced, ErrNotFound, a validation error or ctx's, re-read
+// the table's Version before retrying: a connection lost during the commit
+// leaves it unknown whether the moves were written.
 func (s *Store) AppendMoves(ctx context.Context, id string, version int, moves []engine.LoggedMove, f store.Fence) error {
 	if err := check.Moves(moves); err != nil {
 		return fmt.Errorf("postgres: append to %q: %w", id, err)
 	}
-	seats := make([]int32, len(moves))
-	ats := make([]int64, len(moves))
-	actions := make([]string, len(moves))
-	for i, m := range moves {
-		seats[i], ats[i], actions[i] = int32(m.Seat), m.At, string(m.Action)
-	}
-	var n int
-	var err error
-	if f.Zero() {
-		err = s.pool.QueryRow(ctx, appendUnfenced, id, version, seats, ats, actions).Scan(&n)
-	} else {
-		err = s.pool.QueryRow(ctx, appendFenced, id, version, seats, ats, actions, f.Node, f.Epoch).Scan(&n)
-	}
-	if err == nil && n == 0 {
-		err = s.whyNotAppended(ctx, id, version, f)
-	}
-	if err != nil {
+	if err := s.appends.Submit(ctx, newAppendReq(ctx, id, version, moves, f)); err != nil {
 		return s.wrap("append to", id, err)
 	}
 	return nil
@@ -338,9 +354,9 @@ func (s *Store) AppendMoves(ctx context.Context, id string, version int, moves [
 // transaction would have found it: no table, the fence, the version. It
 // reads after the fact, so a lease that lapsed meanwhile may turn a
 // conflict into ErrFenced: either way nothing was written.
-func (s *Store) whyNotAppended(ctx context.Context, id string, version int, f store.Fence) error {
+func whyNotAppended(ctx context.Context, q querier, id string, version int, f store.Fence) error {
 	var stored int64
-	err := s.pool.QueryRow(ctx, `SELECT version FROM tables WHERE id = $1`, id).Scan(&stored)
+	err := q.QueryRow(ctx, `SELECT version FROM tables WHERE id = $1`, id).Scan(&stored)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return store.ErrNotFound
 	}
@@ -348,7 +364,7 @@ func (s *Store) whyNotAppended(ctx context.Context, id string, version int, f st
 		return err
 	}
 	if !f.Zero() {
-		ok, err := exists(ctx, s.pool, `
+		ok, err := exists(ctx, q, `
 			SELECT 1 FROM leases WHERE table_id = $1 AND node = $2 AND epoch = $3 AND state = '`+check.LeaseHeld+`' AND expires_ms > `+nowMs,
 			id, f.Node, f.Epoch)
 		if err != nil {

@@ -1,7 +1,6 @@
 package sqlite_test
 
 import (
-	"bufio"
 	"context"
 	"database/sql"
 	"encoding/json"
@@ -9,17 +8,16 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/dicehall/dicehall/engine"
 	"github.com/dicehall/dicehall/store"
+	"github.com/dicehall/dicehall/store/internal/group/grouptest"
 	"github.com/dicehall/dicehall/store/sqlite"
 )
 
@@ -47,7 +45,7 @@ const crashTablesEnv = "DICEHALL_SQLITE_CRASH_TABLES"
 
 // TestCrashChild is the child half of TestCrash and TestCrashGroupCommit:
 // it appends batches forever, to each table from a goroutine of its own,
-// and prints "ack TABLE V" once AppendMoves has returned for version V.
+// printing an ack for each (grouptest.AppendForever).
 func TestCrashChild(t *testing.T) {
 	path := os.Getenv(crashEnv)
 	if path == "" {
@@ -62,36 +60,7 @@ func TestCrashChild(t *testing.T) {
 	if n, _ := strconv.Atoi(os.Getenv(crashTablesEnv)); n > 0 {
 		ids = crashTables(n)
 	}
-	var out sync.Mutex
-	for _, id := range ids {
-		go func() {
-			ctx := context.Background()
-			tb, err := s.GetTable(ctx, id)
-			if err != nil {
-				fmt.Println("error", err)
-				os.Exit(2)
-			}
-			v := tb.Version
-			for {
-				n := batchAt(v)
-				batch := make([]engine.LoggedMove, n)
-				for k := range batch {
-					batch[k] = crashMove(v + k)
-				}
-				if err := s.AppendMoves(ctx, id, v, batch, store.NoFence); err != nil {
-					fmt.Println("error", err)
-					os.Exit(2)
-				}
-				v += n
-				out.Lock()
-				fmt.Printf("ack %s %d\n", id, v) // os.Stdout is unbuffered: printed means written
-				out.Unlock()
-			}
-		}()
-	}
-	// Bounded: the parent kills it long before.
-	time.Sleep(30 * time.Second)
-	os.Exit(3)
+	grouptest.AppendForever(s, ids, batchAt, crashMove)
 }
 
 func crashTables(n int) []string {
@@ -132,10 +101,14 @@ func crashRounds(t *testing.T, ids []string, rounds int) {
 	s.Close()
 
 	rng := rand.New(rand.NewPCG(1, uint64(len(ids))))
-	stored := map[string]int{}
+	stored, acked := map[string]int{}, map[string]int{}
+	env := []string{crashEnv + "=" + path, crashTablesEnv + "=" + strconv.Itoa(len(ids))}
+	if len(ids) == 1 {
+		env = env[:1]
+	}
 	for round := range rounds {
 		killAfter := 5 + rng.IntN(35)*len(ids) // acks before the kill
-		acked := runAndKill(t, path, len(ids), killAfter, time.Duration(rng.IntN(3000))*time.Microsecond)
+		grouptest.KillChild(t, "TestCrashChild", env, acked, killAfter, time.Duration(rng.IntN(3000))*time.Microsecond)
 
 		s, err := sqlite.Open(path)
 		if err != nil {
@@ -143,7 +116,7 @@ func crashRounds(t *testing.T, ids []string, rounds int) {
 		}
 		total, ackedTotal := 0, 0
 		for _, id := range ids {
-			n := checkCrashLog(t, s, round, id, acked[id])
+			n := grouptest.CheckCrashedLog(t, s, id, acked[id], batchAt, crashMove)
 			if n < stored[id] {
 				t.Fatalf("round %d: %s has %d moves, had %d", round, id, n, stored[id])
 			}
@@ -155,96 +128,6 @@ func crashRounds(t *testing.T, ids []string, rounds int) {
 		integrityCheck(t, path)
 		t.Logf("round %d: killed after %d acks; %d moves stored, %d acknowledged", round, killAfter, total, ackedTotal)
 	}
-}
-
-// checkCrashLog checks table id's log after a kill, given the last
-// version acknowledged for it, and returns its length.
-func checkCrashLog(t *testing.T, s *sqlite.Store, round int, id string, acked int) int {
-	t.Helper()
-	ctx := context.Background()
-	tb, err := s.GetTable(ctx, id)
-	if err != nil {
-		t.Fatal(err)
-	}
-	log, err := s.Moves(ctx, id)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if tb.Version != len(log) {
-		t.Fatalf("round %d: %s: Version %d but %d moves", round, id, tb.Version, len(log))
-	}
-	// At most the one batch committed after the last ack was printed.
-	if len(log) < acked || len(log) > acked+batchAt(acked) {
-		t.Fatalf("round %d: %s: %d moves stored, %d acknowledged", round, id, len(log), acked)
-	}
-	if len(log) != acked && len(log) != acked+batchAt(acked) {
-		t.Fatalf("round %d: %s: log of %d moves ends inside a batch (last ack %d)", round, id, len(log), acked)
-	}
-	for i, m := range log {
-		w := crashMove(i)
-		if m.Seat != w.Seat || m.At != w.At || string(m.Action) != string(w.Action) {
-			t.Fatalf("round %d: %s: move %d is {%d %d %.40s...}, want {%d %d %.40s...}", round, id, i, m.Seat, m.At, m.Action, w.Seat, w.At, w.Action)
-		}
-	}
-	return len(log)
-}
-
-// runAndKill starts the child on tables tables, SIGKILLs it delay after
-// its killAfter-th ack, and returns the last version it acknowledged of
-// each table.
-func runAndKill(t *testing.T, path string, tables, killAfter int, delay time.Duration) map[string]int {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, os.Args[0], "-test.run=^TestCrashChild$", "-test.count=1")
-	cmd.Env = append(os.Environ(), crashEnv+"="+path)
-	if tables > 1 {
-		cmd.Env = append(cmd.Env, crashTablesEnv+"="+strconv.Itoa(tables))
-	}
-	cmd.Stderr = os.Stderr
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	acked, acks := map[string]int{}, 0
-	var once sync.Once
-	sc := bufio.NewScanner(out)
-	for sc.Scan() {
-		line := sc.Text()
-		if rest, ok := strings.CutPrefix(line, "ack "); ok {
-			id, v, _ := strings.Cut(rest, " ")
-			n, err := strconv.Atoi(v)
-			if err != nil || n < acked[id] {
-				t.Fatalf("child said %q after acknowledging %d", line, acked[id])
-			}
-			acked[id] = n
-			if acks++; acks == killAfter {
-				once.Do(func() {
-					// Kill from another goroutine so acks printed
-					// meanwhile are still read and counted.
-					time.AfterFunc(delay, func() { cmd.Process.Signal(syscall.SIGKILL) })
-				})
-			}
-			continue
-		}
-		if strings.HasPrefix(line, "error") {
-			cmd.Process.Kill()
-			cmd.Wait()
-			t.Fatalf("child: %s", line)
-		}
-	}
-	err = cmd.Wait()
-	var ee *exec.ExitError
-	if !errors.As(err, &ee) || ee.Sys().(syscall.WaitStatus).Signal() != syscall.SIGKILL {
-		t.Fatalf("child ended with %v, want killed by SIGKILL", err)
-	}
-	if acks < killAfter {
-		t.Fatalf("child acknowledged %d batches before it died, expected at least %d", acks, killAfter)
-	}
-	return acked
 }
 
 // integrityCheck runs SQLite's own consistency check on the file.

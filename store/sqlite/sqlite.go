@@ -192,37 +192,54 @@ func (s *Store) wrap(op, id string, err error) error {
 
 // CreateTable implements store.Store.
 func (s *Store) CreateTable(ctx context.Context, t store.Table) error {
+	_, err := s.createTable(ctx, t, nil)
+	return err
+}
+
+// createTable is CreateTable within caps (CreateTableCapped, limits.go).
+func (s *Store) createTable(ctx context.Context, t store.Table, caps []store.Cap) (int, error) {
 	if err := check.Table(t); err != nil {
-		return fmt.Errorf("sqlite: create: %w", err)
+		return -1, fmt.Errorf("sqlite: create: %w", err)
 	}
 	if t.Version != 0 {
-		return fmt.Errorf("sqlite: create table %q: %w: version %d, want 0", t.ID, check.ErrInvalid, t.Version)
+		return -1, fmt.Errorf("sqlite: create table %q: %w: version %d, want 0", t.ID, check.ErrInvalid, t.Version)
 	}
+	capped := -1
+	err := s.write(ctx, func(tx *sql.Tx) error {
+		var err error
+		if capped, err = reachedCap(ctx, tx, caps); err != nil || capped >= 0 {
+			return err
+		}
+		return insertTable(ctx, tx, t)
+	})
+	if err != nil {
+		return -1, s.wrap("create table", t.ID, err)
+	}
+	return capped, nil
+}
+
+// insertTable writes a new table's row in tx: store.ErrExists if its ID
+// is taken.
+func insertTable(ctx context.Context, tx *sql.Tx, t store.Table) error {
 	seats, err := json.Marshal(t.Seats)
 	if err != nil {
-		return s.wrap("create table", t.ID, err)
+		return err
 	}
 	// ON CONFLICT DO NOTHING (SQLite and PostgreSQL alike) turns a taken ID
 	// into zero rows instead of a driver-specific constraint error.
-	err = s.write(ctx, func(tx *sql.Tx) error {
-		n, err := affected(tx.ExecContext(ctx, `
-			INSERT INTO tables (id, game, options, settings, seed, seats, status, created_ms, updated_ms, version, result, creator, creator_addr, rematch, seen_ms)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?)
-			ON CONFLICT (id) DO NOTHING`,
-			t.ID, t.Game, jsonText(t.Options), jsonText(t.Settings), int64(t.Seed), string(seats),
-			t.Status, t.Created.UnixMilli(), t.Updated.UnixMilli(), resultText(t.Result), t.Creator, t.CreatorAddr, t.Rematch, msOrZero(t.Seen)))
-		if err == nil && n == 0 {
-			err = store.ErrExists
-		}
-		if err != nil {
-			return err
-		}
-		return setTableAccounts(ctx, tx, t.ID, t.Seats, true)
-	})
-	if err != nil {
-		return s.wrap("create table", t.ID, err)
+	n, err := affected(tx.ExecContext(ctx, `
+		INSERT INTO tables (id, game, options, settings, seed, seats, status, created_ms, updated_ms, version, result, creator, creator_addr, rematch, seen_ms)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?)
+		ON CONFLICT (id) DO NOTHING`,
+		t.ID, t.Game, jsonText(t.Options), jsonText(t.Settings), int64(t.Seed), string(seats),
+		t.Status, t.Created.UnixMilli(), t.Updated.UnixMilli(), resultText(t.Result), t.Creator, t.CreatorAddr, t.Rematch, msOrZero(t.Seen)))
+	if err == nil && n == 0 {
+		err = store.ErrExists
 	}
-	return nil
+	if err != nil {
+		return err
+	}
+	return setTableAccounts(ctx, tx, t.ID, t.Seats, true)
 }
 
 // GetTable implements store.Store.

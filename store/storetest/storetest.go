@@ -70,6 +70,8 @@ func Run(t *testing.T, open func(t *testing.T) store.Store, opts ...Option) {
 	s.runAccounts(t)
 	s.runNotify(t)
 	s.runLeases(t)
+	s.runLimits(t)
+	s.runReviews(t)
 }
 
 type suite struct {

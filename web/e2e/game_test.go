@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"io/fs"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
@@ -15,6 +16,7 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
+	"github.com/dicehall/dicehall/engine"
 	"github.com/dicehall/dicehall/games/all"
 	"github.com/dicehall/dicehall/server"
 	"github.com/dicehall/dicehall/store/memstore"
@@ -36,6 +38,10 @@ type serverOptions struct {
 	// set one (0 = 20 ms): longer for a test that acts while bots play
 	// and must not see the game end first.
 	botDelay time.Duration
+	// games is the server's registry (nil = every real game), static its
+	// pages (nil = the real ones).
+	games  *engine.Registry
+	static fs.FS
 }
 
 func startServerWith(t *testing.T, o serverOptions) *httptest.Server {
@@ -43,9 +49,13 @@ func startServerWith(t *testing.T, o serverOptions) *httptest.Server {
 	if o.botDelay == 0 {
 		o.botDelay = 20 * time.Millisecond
 	}
+	if o.games == nil {
+		o.games = all.Registry
+	}
 	srv, err := server.New(server.Config{
 		Store:    memstore.New(),
-		Games:    all.Registry,
+		Games:    o.games,
+		Static:   o.static,
 		BotDelay: o.botDelay,
 		Logger:   slog.New(slog.NewTextHandler(io.Discard, nil)),
 	})

@@ -50,6 +50,9 @@ export const api = {
   player: (name, offset, limit) => call('GET', '/api/players/' + encodeURIComponent(name) + `?offset=${offset}&limit=${limit}`),
   replay: (id, seat) => call('GET', '/api/tables/' + encodeURIComponent(id) + '/replay' +
     (seat === null || seat === undefined || seat < 0 ? '' : '?seat=' + seat), undefined, { cache: 'no-cache' }),
+  // A finished table's review: {status: 'ready', review} or, while it is
+  // made, {status: 'pending', done, total} (a 202).
+  review: (id) => call('GET', '/api/tables/' + encodeURIComponent(id) + '/review', undefined, { cache: 'no-cache' }),
   // Identity (auth.js): each answers {"account": {...} | null}.
   account: () => call('GET', '/api/account'),
   signup: (name, password) => call('POST', '/api/account/signup', { name, password }),

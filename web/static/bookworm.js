@@ -4,8 +4,8 @@
 // word with its buttons and countdown, and every player's pile. Others'
 // words are paced so they can be followed; taken dice fly to their taker.
 // Exports: the renderer contract of table.js and replay.js, plus
-// turnText (the status line's sentence) and renderResult (the end screen's
-// per-round breakdown).
+// turnText (the status line's sentence), renderResult (the end screen's
+// per-round breakdown) and highlightHint (the coach's choice on the board).
 
 import { h, reducedMotion, sleep } from '/static/dom.js';
 import { t, currentLang, winnersText } from '/static/i18n.js';
@@ -775,4 +775,20 @@ export function afterUpdate(root, events, fast) {
       if (el) el.classList.add('fresh');
     }
   }
+}
+
+// highlightHint marks the coach's choice (a wire action) on the board: the
+// die to take, the category, the face, the button (table.js calls it after a
+// hint, on the board it drew).
+export function highlightHint(a, root) {
+  if (!a || !root) return;
+  const sel = a.name !== undefined ? `button.bw-pick[data-die="${Number(a.die)}"]`
+    : a.category !== undefined ? `button.bw-cat-btn[data-category="${Number(a.category)}"]`
+      : a.turnTo ? `button[data-turn="${CSS.escape(a.turnTo)}"]`
+        : a.question ? '#bw-pick-q'
+          : a.giveUp ? '#bw-giveup'
+            : a.challenge ? '#bw-challenge'
+              : a.allow ? '#bw-allow'
+                : a.vote ? (a.vote === 'accept' ? '#bw-accept' : '#bw-reject') : null;
+  if (sel) root.querySelector(sel)?.classList.add('hinted');
 }

@@ -11,9 +11,11 @@
 //
 // The same exports as the other renderers (table.js and replay.js rely on
 // them). renderActions returns null: the board has the controls, so the
-// panel never vanishes and the page never jumps.
+// panel never vanishes and the page never jumps. renderReview draws a
+// reviewed flick (where it was aimed, where it landed, the best aim) on the
+// replay's arena; highlightHint puts the coach's flick in the aim.
 
-import { h, reducedMotion, sleep } from '/static/dom.js';
+import { h, svg, reducedMotion, sleep } from '/static/dom.js';
 import { t, winnersText } from '/static/i18n.js';
 import { pace } from '/static/prefs.js';
 import '/static/diceflick.messages.js';
@@ -1429,4 +1431,62 @@ export function afterUpdate(root, events, fast) {
   for (const ev of events || []) {
     if (ev.kind === 'draw' && !quick(fast) && !reducedMotion()) fromBag(root, (ev.data?.dice || []).length);
   }
+}
+
+// --- reviews and hints -------------------------------------------------------------
+
+// renderReview draws a judged flick's data (the game's FlickReview: points
+// in arena mm) over the replay's arena: the steady hand's path from its base
+// to where it was aimed (○), where the die came to rest (✕), and the best
+// aim when it was another (◎, its own path).
+export function renderReview(data, root) {
+  const fx = root?.querySelector('.df-fx');
+  if (!fx || !data || (!data.played && !data.best)) return;
+  fx.querySelector('.df-review')?.remove();
+  const P = (pt) => ({ x: cx(pt.x), y: cy(pt.y) });
+  const path = (f, to, cls) => {
+    const a = P(basePoint(f.base, f.offset || 0));
+    const b = P(to);
+    return svg('line', { x1: a.x, y1: a.y, x2: b.x, y2: b.y, class: cls });
+  };
+  const kids = [];
+  const r = px(ARENA.holeRadius + 3);
+  const { played, landed, best } = data;
+  const sameAim = played?.aim && best && played.aim.hole && played.aim.hole === best.hole;
+  if (best && !sameAim) {
+    kids.push(path(best.flick, best.at, 'df-rv-path best'),
+      svg('circle', { cx: P(best.at).x, cy: P(best.at).y, r, class: 'df-rv-ring best' }),
+      svg('circle', { cx: P(best.at).x, cy: P(best.at).y, r: r + px(4), class: 'df-rv-ring best' }));
+  }
+  if (played?.aim) {
+    kids.push(path(played.flick, played.aim.at, 'df-rv-path played'),
+      svg('circle', { cx: P(played.aim.at).x, cy: P(played.aim.at).y, r, class: 'df-rv-ring played' }));
+  }
+  if (landed) {
+    const c = P(landed.at);
+    const k = px(6);
+    kids.push(svg('path', { d: `M${c.x - k} ${c.y - k}L${c.x + k} ${c.y + k}M${c.x + k} ${c.y - k}L${c.x - k} ${c.y + k}`, class: 'df-rv-cross' }));
+  }
+  fx.append(svg('svg', { class: 'df-review', viewBox: `0 0 ${px(EXTENT)} ${px(EXTENT)}`, 'aria-hidden': 'true', 'data-testid': 'df-review' }, kids));
+  const stage = root.querySelector('.df-stage');
+  stage?.querySelector('.df-review-key')?.remove();
+  stage?.append(h('p', { class: 'df-review-key small' },
+    h('span', { class: 'df-key-played' }, '○ ', t('df.review.aimed')), ' ',
+    landed ? h('span', { class: 'df-key-landed' }, '✕ ', t('df.review.landed')) : null, ' ',
+    best && !sameAim ? h('span', { class: 'df-key-best' }, '◎ ', t('df.review.best')) : null));
+}
+
+// highlightHint puts the coach's flick (a wire action) in the aim of the
+// live board, as if the player had set it: the guide shows where it goes
+// and Flick plays it. Once per hint: the player may change it after.
+let hinted = null;
+export function highlightHint(a, root) {
+  const f = a?.flick;
+  if (!f || hinted === a || !live.canvas || !root?.contains(live.canvas) || !live.view || !isArmed(live.view)) return;
+  hinted = a;
+  Object.assign(aim, { die: f.die, base: f.base, offset: f.offset || 0, angle: f.angle, power: f.power });
+  refreshSide();
+  syncSliders(aim.angle, aim.power);
+  redrawLive();
+  root.querySelector(`#df-die-${Number(f.die)}`)?.classList.add('hinted');
 }

@@ -2,6 +2,8 @@
 // GET /api/tables/{id}/replay?seat=N, from one seat's view or the public
 // one. Step by step, a slider to jump to any move, and autoplay at a chosen
 // speed. Keys: ← → step, space plays or pauses, Home and End jump.
+// A review (review.js) hangs its strip above the board (setStrip), jumps
+// the replay to a decision (jump) and hears of every step drawn (onStep).
 
 import { h, replace } from '/static/dom.js';
 import { t } from '/static/i18n.js';
@@ -20,6 +22,8 @@ export function replayViewer({ tableId, renderer, mySeat, names, localize = (v) 
   const counter = h('p', { class: 'replay-step', 'aria-live': 'polite', 'data-testid': 'replay-step' });
   const what = h('ul', { class: 'replay-what', 'data-testid': 'replay-what' });
   const board = h('div', { class: 'replay-board' });
+  const strip = h('div', { class: 'replay-strip', hidden: true });
+  const stepHeard = [];
   // What was said by the step shown: the chat, apart from what happened.
   const talk = h('section', { class: 'replay-talk', 'aria-labelledby': 'replay-talk-h', 'data-testid': 'replay-chat', hidden: true });
   const select = h('select', { id: 'replay-seat', onchange: () => { rs.seat = Number(select.value); load(); } });
@@ -115,7 +119,7 @@ export function replayViewer({ tableId, renderer, mySeat, names, localize = (v) 
         counter),
       h('div', { class: 'replay-jump' }, h('label', { for: 'replay-jump', class: 'sr-only' }, t('replay.jump')), slider),
       h('p', { class: 'muted small' }, t('replay.keys')),
-      what, talk, board);
+      strip, what, talk, board);
   }
 
   function drawTalk() {
@@ -168,6 +172,7 @@ export function replayViewer({ tableId, renderer, mySeat, names, localize = (v) 
     replace(what, lines.map((l) => h('li', null, l)));
     drawTalk();
     replace(board, renderer.renderBoard(localize(step.view), { seat: rs.seat }));
+    for (const fn of stepHeard) fn(rs.i, board);
   }
 
   async function load() {
@@ -197,6 +202,14 @@ export function replayViewer({ tableId, renderer, mySeat, names, localize = (v) 
   load();
   return {
     el,
+    // jump shows step i (paused), as the slider does.
+    jump(i) { pause(); go(i); },
+    // step is the step shown (null before the replay is loaded).
+    step: () => (rs.data ? rs.i : null),
+    // setStrip puts node (or nothing) above the board.
+    setStrip(node) { replace(strip, node); strip.hidden = !node; },
+    // onStep(fn): fn(i, boardEl) after each step is drawn.
+    onStep(fn) { stepHeard.push(fn); },
     rerender() {
       const wasFocused = el.contains(document.activeElement) ? document.activeElement.dataset.testid || document.activeElement.id : null;
       frame();

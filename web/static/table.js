@@ -8,6 +8,7 @@ import { t, onLangChange, langSwitch, refusal, winnersText } from '/static/i18n.
 import { api, savedName, saveName, cleanName } from '/static/api.js';
 import { pref } from '/static/prefs.js';
 import { replayViewer } from '/static/replay.js';
+import { reviewPanel, hintLines } from '/static/review.js';
 import { settingsMenu } from '/static/settings.js';
 import { renderer, loadGames, gameInfo, botLabel, botSeatName, personName, narrationLines } from '/static/games.js';
 import { chatPanel } from '/static/chat.js';
@@ -40,6 +41,8 @@ const st = {
   backlog: 0,
   renderer: null,
   replay: null, // the replay viewer once the game is over
+  review: null, // the review of the game (review.js) once it is over
+  coach: null, // the hint asked for: {id, state: thinking|ready|refused, version, hint, text}
   joinError: '',
   joinOffered: false, // the join panel was shown to this person
   me: null, // the signed-in account: it joins under its own name
@@ -66,6 +69,9 @@ const els = {
   actions: h('div', { class: 'actions-slot', 'data-testid': 'actions' }),
   board: h('div', { class: 'board-slot', 'data-testid': 'board' }),
   replay: h('div', { class: 'replay-slot' }),
+  review: h('div', { class: 'review-slot' }),
+  hintBtn: h('button', { type: 'button', class: 'hint-btn', 'data-testid': 'hint', hidden: true, onclick: () => askHint() }),
+  coach: h('section', { class: 'coach card', 'aria-live': 'polite', 'data-testid': 'coach', hidden: true }),
   players: h('section', { class: 'players card', 'aria-labelledby': 'players-h' }),
   share: h('section', { class: 'share card' }),
   // Focusable, so the keyboard can scroll it.
@@ -90,10 +96,10 @@ replace(app,
     h('a', { href: '/', class: 'brand' }, 'dicehall'), back, h('span', { class: 'spacer' }),
     els.rules, accountLink(), settingsMenu({ onTry: (name) => { if (name === 'sound') beep(); } }), langSwitch()),
   h('div', { class: 'statusbar' },
-    els.title, h('span', { class: 'sep', 'aria-hidden': 'true' }, '·'), els.turn, els.clock, els.conn, els.hint),
+    els.title, h('span', { class: 'sep', 'aria-hidden': 'true' }, '·'), els.turn, els.hintBtn, els.clock, els.conn, els.hint),
   h('div', { class: 'table-layout' },
     h('div', { class: 'main-col stage' },
-      els.banner, els.rematch, els.result, els.join, els.actions, els.board, els.replay),
+      els.banner, els.rematch, els.result, els.join, els.coach, els.actions, els.board, els.review, els.replay),
     h('aside', { class: 'side-col' }, els.players, els.share, chat.el,
       h('section', { class: 'card log-card', 'aria-labelledby': 'log-h' }, els.logHead, els.log))),
   els.alert, els.polite);
@@ -252,8 +258,81 @@ function renderTurn() {
   }
   els.turn.textContent = text;
   els.turn.classList.toggle('mine', mine && !botHasMySeat());
+  renderHintButton();
   renderClock();
   signal();
+}
+
+// --- the coach's hints ---------------------------------------------------------------
+
+// hintsOffered: a practice game (the page's person is the only one seated,
+// the table is not rated) of a game with a coach, on their turn.
+function hintsOffered() {
+  const s = st.summary;
+  if (!s || s.rated || !gameInfo(s.game)?.reviews || !myTurn()) return false;
+  const people = (s.seats || []).map((x, i) => (x.kind === 'human' ? i : -1)).filter((i) => i >= 0);
+  return people.length === 1 && people[0] === st.seat;
+}
+
+function renderHintButton() {
+  const on = hintsOffered();
+  els.hintBtn.hidden = !on;
+  if (!on) return;
+  replace(els.hintBtn, h('span', { 'aria-hidden': 'true' }, '✦ '), t('hint.ask'));
+  els.hintBtn.disabled = st.coach?.state === 'thinking';
+  els.hintBtn.setAttribute('aria-expanded', String(!!st.coach));
+}
+
+function askHint() {
+  const id = send({ type: 'hint' });
+  if (id === null) return;
+  st.coach = { id, state: 'thinking', version: st.version };
+  renderCoach();
+  renderHintButton();
+}
+
+function closeHint() {
+  const had = st.coach;
+  st.coach = null;
+  renderCoach();
+  renderHintButton();
+  if (had?.state === 'ready') renderBoard(); // without the highlight
+  if (had) els.hintBtn.focus();
+}
+
+// onHint: the coach's answer; one for a position the table has left is
+// dropped (the next move made it stale).
+function onHint(msg) {
+  if (!st.coach || msg.id !== st.coach.id) return;
+  if (msg.version !== st.version || !msg.hint) { st.coach = null; renderCoach(); renderHintButton(); return; }
+  st.coach = { ...st.coach, state: 'ready', hint: msg.hint };
+  renderCoach();
+  renderHintButton();
+  highlightHint();
+}
+
+// highlightHint shows the coach's choice on the board, when the game's
+// renderer can (an optional export).
+function highlightHint() {
+  const c = st.coach;
+  if (c?.state !== 'ready' || c.version !== st.version || !st.renderer?.highlightHint) return;
+  try { st.renderer.highlightHint(c.hint.best?.action, els.board); } catch (e) { console.error(e); }
+}
+
+function renderCoach() {
+  const c = st.coach;
+  if (!c) { els.coach.hidden = true; els.coach.replaceChildren(); return; }
+  els.coach.hidden = false;
+  const close = h('button', { type: 'button', class: 'linkish coach-close', 'data-testid': 'hint-close', 'aria-label': t('hint.close'), title: t('hint.close'), onclick: closeHint }, '×');
+  if (c.state === 'thinking') {
+    replace(els.coach, h('p', { class: 'coach-line thinking', 'data-testid': 'hint-thinking' }, h('span', { class: 'coach-spin', 'aria-hidden': 'true' }), t('hint.thinking')));
+    return;
+  }
+  if (c.state === 'refused') {
+    replace(els.coach, h('p', { class: 'coach-line error', 'data-testid': 'hint-refused' }, c.text), close);
+    return;
+  }
+  replace(els.coach, hintLines(c.hint), close);
 }
 
 function renderClock() {
@@ -450,6 +529,7 @@ function renderBoard() {
   // redraw lets a renderer show a choice of its own panel (a toggle) at once.
   const panel = canAct ? r.renderActions(view, act, { redraw: renderBoard }) : null;
   replace(els.actions, panel);
+  highlightHint();
   // Keep keyboard focus where it was when the choices are redrawn.
   if (focusKey) {
     const again = els.actions.querySelector(`[data-action='${CSS.escape(focusKey)}']`) || document.getElementById(focusKey);
@@ -501,7 +581,7 @@ function forfeitLine() {
 
 function renderResult() {
   if (!st.view || !st.view.over || !st.renderer) {
-    els.result.hidden = true; els.replay.hidden = true; els.rematch.hidden = true;
+    els.result.hidden = true; els.replay.hidden = true; els.review.hidden = true; els.rematch.hidden = true;
     return;
   }
   if (st.summary?.game) setHintSeen(st.summary.game);
@@ -540,6 +620,14 @@ function renderResult() {
   } else {
     st.replay.rerender();
   }
+  // The review, for a game that judges its decisions.
+  if (!st.review && gameInfo(st.summary?.game)?.reviews) {
+    st.review = reviewPanel({ tableId, renderer: st.renderer, names: (i) => seatName(i), replay: st.replay });
+    replace(els.review, st.review.el);
+  } else if (st.review) {
+    st.review.rerender();
+  }
+  els.review.hidden = !st.review;
 }
 
 function rematchControls() {
@@ -757,13 +845,29 @@ function onMessage(msg) {
       st.queue = st.queue.then(() => update(msg)).catch((e) => console.error(e)).finally(() => { st.backlog--; });
       break;
     case 'refused':
+      if (st.coach && msg.id === st.coach.id) {
+        // The coach's refusal is said where the hint would be.
+        st.coach = { ...st.coach, state: 'refused', text: refusal(msg.rule, msg.message, st.summary?.game) };
+        renderCoach();
+        renderHintButton();
+        break;
+      }
       chat.refused(msg.id);
       showAlert({ rule: msg.rule, message: msg.message });
+      break;
+    case 'hint':
+      onHint(msg);
       break;
     case 'chat':
       chat.add(msg.line);
       break;
     case 'error':
+      if (st.coach && msg.id === st.coach.id) {
+        st.coach = { ...st.coach, state: 'refused', text: t('table.error', { msg: msg.message || msg.code }) };
+        renderCoach();
+        renderHintButton();
+        break;
+      }
       chat.refused(msg.id);
       showAlert({ text: t('table.error', { msg: msg.message || msg.code }) });
       break;
@@ -850,6 +954,8 @@ async function update(msg) {
   st.bank = msg.bank || 0; // the seat's time bank, part of its clock (turn-based tables)
   st.log.push({ version: msg.version, narration: msg.narration || [] });
   if (st.log.length > LOG_MAX) st.log.splice(0, st.log.length - LOG_MAX);
+  // A move makes the hint stale (one still worked out is dropped on arrival).
+  if (st.coach) { st.coach = null; renderCoach(); }
   if (msg.move && msg.move.seat === st.seat && st.alert && !st.alert.conn) showAlert(null);
   renderTurn();
   renderBanner();

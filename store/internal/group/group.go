@@ -10,7 +10,8 @@
 // function that begins the transaction, takes the batch, applies each
 // request (Each runs them in savepoints, with statements the store
 // executes), and commits. It serves database/sql (store/sqlite) and pgx
-// (store/postgres) alike.
+// (store/postgres, which sends a batch as one pipeline instead: its
+// appends refuse by matching no row, so need no savepoints) alike.
 //
 // Outcomes:
 //   - A request refused by its own checks (a version conflict, a fence, an
