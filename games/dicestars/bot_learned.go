@@ -142,61 +142,6 @@ func (w *linearTakes) best(s *State, legal []Action) Action {
 	return best
 }
 
-// Draw features: the context of the draw, one block per option (1, 2 or 3
-// dice, the reserve kept or put back), so each option weighs the context
-// its own way.
-const (
-	nDrawCtx  = 8
-	nDrawFeat = 6 * nDrawCtx
-)
-
-func drawFeat(s *State, a Action, f *[nDrawFeat]float64) {
-	*f = [nDrawFeat]float64{}
-	numbers, stars, sum := 0, 0, 0
-	for _, d := range s.Reserve[:s.NReserve] {
-		if d.IsStar() {
-			stars++
-		} else {
-			numbers++
-		}
-		sum += d.Face()
-	}
-	o := (int(a.N) - 1 + 3*b2i(a.ReturnReserve)) * nDrawCtx
-	f[o] = 1
-	f[o+1] = float64(numbers)
-	f[o+2] = float64(stars)
-	f[o+3] = float64(sum) / 10
-	f[o+4] = timeLeft(s)
-	f[o+5] = float64(s.BagCount()) / 14
-	f[o+6] = float64(b2i(s.RefillDue))
-	if s.Solo() {
-		f[o+7] = float64(s.SoloMarked) / float64(s.L.SoloCells)
-	} else {
-		f[o+7] = float64(numbers * numbers)
-	}
-}
-
-// linearDraws is a draw policy scoring each draw by a weighted sum of its
-// features.
-type linearDraws [nDrawFeat]float64
-
-func (w *linearDraws) best(s *State, legal []Action) Action {
-	var f [nDrawFeat]float64
-	best, bestV := legal[0], 0.0
-	for i, a := range legal {
-		drawFeat(s, a, &f)
-		v := 0.0
-		o := (int(a.N) - 1 + 3*b2i(a.ReturnReserve)) * nDrawCtx
-		for k := o; k < o+nDrawCtx; k++ {
-			v += w[k] * f[k]
-		}
-		if i == 0 || v > bestV {
-			best, bestV = a, v
-		}
-	}
-	return best
-}
-
 // rowFactor is a rough worth of one point written in row r of sh: 1
 // without multipliers, 2 with all, 2·½^k with k still missing.
 func rowFactor(l *Layout, sh *Sheet, r int) float64 {

@@ -54,54 +54,6 @@ func TestPreviewMatchesApply(t *testing.T) {
 	}
 }
 
-// TestEvaluate checks Evaluate's contract on the decisions of a seeded
-// game: every legal action valued once, the values in range, the same
-// answer for the same seed, and the master playing the first.
-func TestEvaluate(t *testing.T) {
-	for _, n := range []int{1, 2} {
-		states := decisionPositions(t, n, 1)
-		for i := 0; i < len(states); i += 7 {
-			s := &states[i]
-			vals, err := Evaluate(s, engine.Seat(s.Current), 64, 9)
-			if err != nil {
-				t.Fatal(err)
-			}
-			legal := s.LegalActions(nil)
-			if len(vals) != len(legal) {
-				t.Fatalf("%d values for %d legal actions", len(vals), len(legal))
-			}
-			total := 0
-			for _, v := range vals {
-				if !slices.Contains(legal, v.Action) {
-					t.Fatalf("valued %v, not legal", v.Action)
-				}
-				if v.WinProb < 0 || v.WinProb > 1 || v.Score < -100 || v.Score > 400 || v.Rollouts < 1 {
-					t.Fatalf("odd value %+v", v)
-				}
-				sum := 0.0
-				for _, w := range v.Seats {
-					sum += w
-				}
-				if n > 1 && (sum < 0.999 || sum > 1.001) {
-					t.Fatalf("%dp: seats' win chances sum to %v", n, sum)
-				}
-				total += v.Rollouts
-			}
-			if total > 64+2*len(legal) { // at least one rollout a candidate a round
-				t.Fatalf("%d rollouts for a budget of 64", total)
-			}
-			again, _ := Evaluate(s, engine.Seat(s.Current), 64, 9)
-			if !slices.Equal(vals, again) {
-				t.Fatalf("same seed, different values")
-			}
-		}
-	}
-	s, _ := NewState(nil, 2)
-	if _, err := Evaluate(&s, 1, 64, 1); err == nil {
-		t.Fatal("Evaluate for a seat not to act: no error")
-	}
-}
-
 // BenchmarkMasterDecide times master decisions as BenchmarkExpertDecide
 // times the expert's (same positions, median reported as median-ms).
 func BenchmarkMasterDecide(b *testing.B) {

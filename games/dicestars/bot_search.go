@@ -3,8 +3,6 @@ package dicestars
 import (
 	"math/rand/v2"
 	"slices"
-
-	"github.com/dicehall/dicehall/engine"
 )
 
 // searcher is the determinized Monte-Carlo search of the expert and the
@@ -24,30 +22,14 @@ type searcher struct {
 	scored    []scoredAction
 }
 
-// mcand is a candidate with its rollout sums.
+// mcand is a candidate with the sum of its rollouts' outcomes.
 type mcand struct {
-	a     Action
-	obj   float64 // the objective, summed
-	score float64
-	wins  [MaxPlayers]float64
-	n     int
+	a   Action
+	obj float64
+	n   int
 }
 
 func (c *mcand) mean() float64 { return c.obj / float64(c.n) }
-
-func (c *mcand) value(seat engine.Seat) ActionValue {
-	v := ActionValue{Action: c.a, Rollouts: c.n}
-	if c.n == 0 {
-		return v
-	}
-	n := float64(c.n)
-	v.Score = c.score / n
-	for p := range v.Seats {
-		v.Seats[p] = c.wins[p] / n
-	}
-	v.WinProb = v.Seats[seat]
-	return v
-}
 
 type scoredAction struct {
 	a Action
@@ -169,43 +151,28 @@ func (m *searcher) take(t *State, legal []Action) Action {
 	return m.w.bestTake(t, legal)
 }
 
-// rollout plays c's action on a copy of s, finishes the game with the
-// policy for every seat, and adds the outcome to c.
-func (m *searcher) rollout(s *State, c *mcand, me uint8) {
-	t := *s
-	t.ApplyUnchecked(c.a)
+// finish plays the game t to its end with the rollout policy for every
+// seat, the dice drawn from the generator as last seeded.
+func (m *searcher) finish(t *State) {
 	for !t.Over() {
 		switch t.Phase {
 		case PhaseRoll:
 			t.ApplyUnchecked(t.SampleRoll(m.roll))
 		case PhaseDraw:
-			t.ApplyUnchecked(m.w.draw(&t))
+			t.ApplyUnchecked(m.w.draw(t))
 		default:
 			m.inner = t.legalTakes(m.inner[:0])
-			t.ApplyUnchecked(m.take(&t, m.inner))
+			t.ApplyUnchecked(m.take(t, m.inner))
 		}
 	}
+}
+
+// rollout plays c's action on a copy of s, finishes the game with the
+// policy for every seat, and adds the outcome to c.
+func (m *searcher) rollout(s *State, c *mcand, me uint8) {
+	t := *s
+	t.ApplyUnchecked(c.a)
+	m.finish(&t)
 	c.n++
 	c.obj += m.w.outcome(&t, me)
-	c.score += float64(t.Score(int(me)))
-	if t.Solo() {
-		if !t.SoloLost && t.Score(0) > t.SoloOpponent() {
-			c.wins[0]++
-		}
-		return
-	}
-	best, nbest := -1<<30, 0
-	for p := 0; p < int(t.NPlayers); p++ {
-		switch sc := t.Score(p); {
-		case sc > best:
-			best, nbest = sc, 1
-		case sc == best:
-			nbest++
-		}
-	}
-	for p := 0; p < int(t.NPlayers); p++ {
-		if t.Score(p) == best {
-			c.wins[p] += 1 / float64(nbest)
-		}
-	}
 }
