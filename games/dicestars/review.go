@@ -11,8 +11,8 @@ import (
 
 // Reviews and hints: Dice Stars is an engine.Analyst. A decision (a draw
 // or a take) is judged from the deciding seat's view by evaluate: every
-// candidate the expert would weigh (the chosen one too) is played out to
-// the end of the game many times by the rollout policy, on the same
+// candidate the master would weigh (the chosen one too) is played out to
+// the end of the game many times by the master's rollout policy, on the same
 // sampled futures, and valued by the seat's chance of winning (solo:
 // beating the virtual opponent) and its expected final score. The notes
 // say what a take writes and where, which rows then gamble on their
@@ -20,8 +20,8 @@ import (
 var _ engine.Analyst = Game{}
 
 // DefaultReviewBudget is the rollouts of a judged decision when
-// JudgeOptions.Budget is 0, shared evenly by its candidates: four times
-// the in-game expert's, without its halving (docs/performance.md).
+// JudgeOptions.Budget is 0: four times the in-game expert's, spent as
+// evaluate says rather than by halving (docs/performance.md).
 const DefaultReviewBudget = 4 * ExpertBudget
 
 // Message keys of what a judgement's points measure, and the points lost
@@ -52,7 +52,7 @@ func (v *actionValue) key() float64 { return v.win + defaultWeights.margin*v.sco
 const reviewFinalists = 3
 
 // evaluate values the choices of seat (to act in s) with budget rollouts
-// in all: the candidates the expert shortlists, and also the actions
+// in all: the candidates the master shortlists, and also the actions
 // given (a choice played outside the shortlist). Every candidate is
 // played out on the same futures (rollout j of each uses the stream
 // (seed, j): common random numbers). Half the budget goes to every
