@@ -407,6 +407,20 @@ func (p *page) dsReview() {
 		p.dsScheme(false)
 	}
 	p.axeClean("a Dice Stars review")
+	// A draw: the bag is marked, the key names the draws.
+	move = eval[int](p, `fetch(location.pathname.replace('/t/', '/api/tables/') + '/review').then((r) => r.json()).then((b) => {
+	  const k = b.review.decisions.findIndex((d) => d.data && d.data.best.draw !== undefined);
+	  if (k < 0) return -1;
+	  document.querySelector('[data-testid=review-all] button[data-decision="' + k + '"]').click();
+	  return b.review.decisions[k].move; })`)
+	if move >= 0 {
+		p.waitJS(5*time.Second, fmt.Sprintf(`%s === %d && !!document.querySelector('.replay-board [data-testid=ds-review-key]')`, reviewStep, move))
+		if k := p.text(`.replay-board [data-testid=ds-review-key]`); !strings.Contains(k, "raw") || !eval[bool](p, `!!document.querySelector('.replay-board .count-box.ds-rv-best')`) {
+			p.t.Errorf("a reviewed draw: the bag is not marked, or the key says %q", k)
+		}
+		p.do(chromedp.ScrollIntoView(chromedp.CSS(`.replay-board`)))
+		p.shot("ds-review-draw-390x844")
+	}
 }
 
 func hasStarDie(st dsState) bool {
