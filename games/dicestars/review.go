@@ -224,6 +224,7 @@ func (Game) Judge(d engine.Decision, o engine.JudgeOptions) (engine.Judgement, e
 			j.Notes = append(j.Notes, r.reasons(ch, false)...)
 		}
 	}
+	j.Data = Moves{Best: j.Best.Action, Played: j.Chosen.Action}
 	for i := range vals {
 		if c := &vals[i]; c != best && i != played && len(j.Others) < 3 {
 			j.Others = append(j.Others, r.valued(c))

@@ -315,12 +315,16 @@ func TestDiceStarsSoloOnTheBoard(t *testing.T) {
 				if len(st.Draws) > 0 {
 					if turns == 0 {
 						p.dsFits("solo draw " + vp.name)
+						p.dsHint("ds-hint-draw-" + vp.name)
 					}
 					p.dsDraw(st)
 					continue
 				}
 				shot := ""
 				if shots < 2 {
+					if shots == 0 {
+						p.dsHint("ds-hint-take-" + vp.name)
+					}
 					shot = fmt.Sprintf("ds-solo-%s-preview-%d", vp.name, shots)
 					shots++
 				}
@@ -334,8 +338,88 @@ func TestDiceStarsSoloOnTheBoard(t *testing.T) {
 			p.waitJS(5*time.Second, `!document.querySelector('[data-testid=result]').hidden`)
 			p.shot("ds-solo-" + vp.name + "-end")
 			p.fullShot("ds-solo-" + vp.name + "-end-full")
+			if vp.name == "1440x900" {
+				p.dsReview()
+			}
 			p.noExceptions()
 		})
+	}
+}
+
+// dsHint asks the coach on your turn: its choice is marked on a choice
+// you can press (a take's dice and cells too), light and dark; then the
+// hint is closed and the marks go.
+func (p *page) dsHint(shot string) {
+	p.t.Helper()
+	// The server's coach takes a few hints at once (both phone and desktop
+	// ask on one server): a busy coach is asked again.
+	for try := 0; ; try++ {
+		p.do(chromedp.Click(chromedp.CSS(`[data-testid=hint]`)))
+		p.waitJS(30*time.Second, `!!document.querySelector('[data-testid=hint-best], [data-testid=hint-refused]')`)
+		if try == 10 || !eval[bool](p, `!!document.querySelector('[data-testid=hint-refused]')`) {
+			break
+		}
+		p.do(chromedp.Click(chromedp.CSS(`[data-testid=hint-close]`)))
+		time.Sleep(300 * time.Millisecond)
+	}
+	if !eval[bool](p, `!!document.querySelector('.ds-actions .choice.legal.hinted')`) {
+		p.t.Errorf("%s: the coach's choice is not marked on a choice: %s", shot, p.text(`[data-testid=coach]`))
+	}
+	if eval[bool](p, `!!document.querySelector('.ds-actions .choice.take.hinted')`) &&
+		!eval[bool](p, `!!document.querySelector('.ds-tray button.die.hinted') && !!document.querySelector('.board-slot .sheet.mine .hinted')`) {
+		p.t.Errorf("%s: the coach's take is not marked on its dice and cells", shot)
+	}
+	p.shot(shot)
+	p.dsScheme(true)
+	p.shot(shot + "-dark")
+	p.dsScheme(false)
+	p.do(chromedp.Click(chromedp.CSS(`[data-testid=hint-close]`)))
+	p.waitJS(5*time.Second, `!document.querySelector('.hinted')`)
+}
+
+// dsReview: the finished game's review; a decision picked where the move
+// played was not the best (a take, when there is one) shows both on the
+// replay's board, with their key.
+func (p *page) dsReview() {
+	p.t.Helper()
+	p.waitJS(90*time.Second, `!!document.querySelector('[data-testid=review-graph] svg')`)
+	move := eval[int](p, `fetch(location.pathname.replace('/t/', '/api/tables/') + '/review').then((r) => r.json()).then((b) => {
+	  const ds = b.review.decisions;
+	  const off = (d) => d.data && d.data.played && JSON.stringify(d.data.played) !== JSON.stringify(d.data.best);
+	  let k = ds.findIndex((d) => off(d) && d.data.played.take && d.data.best.take);
+	  if (k < 0) k = Math.max(0, ds.findIndex(off));
+	  document.querySelector('[data-testid=review-all] button[data-decision="' + k + '"]').click();
+	  return ds[k].move; })`)
+	p.waitJS(5*time.Second, fmt.Sprintf(`%s === %d && !!document.querySelector('.replay-board [data-testid=ds-review-key]')`, reviewStep, move))
+	if !eval[bool](p, `!!document.querySelector('.replay-board .ds-rv-best')`) {
+		p.t.Error("the best move is not marked on the replay's board")
+	}
+	if k := p.text(`.replay-board [data-testid=ds-review-key]`); !strings.Contains(k, "Best") && !strings.Contains(k, "best move") {
+		p.t.Errorf("the review's key says %q", k)
+	}
+	for _, vp := range dsViewports {
+		p.do(chromedp.EmulateViewport(vp.w, vp.h))
+		p.settle()
+		p.do(chromedp.ScrollIntoView(chromedp.CSS(`.replay-board`)))
+		p.shot("ds-review-" + vp.name)
+		p.dsScheme(true)
+		p.shot("ds-review-" + vp.name + "-dark")
+		p.dsScheme(false)
+	}
+	p.axeClean("a Dice Stars review")
+	// A draw: the bag is marked, the key names the draws.
+	move = eval[int](p, `fetch(location.pathname.replace('/t/', '/api/tables/') + '/review').then((r) => r.json()).then((b) => {
+	  const k = b.review.decisions.findIndex((d) => d.data && d.data.best.draw !== undefined);
+	  if (k < 0) return -1;
+	  document.querySelector('[data-testid=review-all] button[data-decision="' + k + '"]').click();
+	  return b.review.decisions[k].move; })`)
+	if move >= 0 {
+		p.waitJS(5*time.Second, fmt.Sprintf(`%s === %d && !!document.querySelector('.replay-board [data-testid=ds-review-key]')`, reviewStep, move))
+		if k := p.text(`.replay-board [data-testid=ds-review-key]`); !strings.Contains(k, "raw") || !eval[bool](p, `!!document.querySelector('.replay-board .count-box.ds-rv-best')`) {
+			p.t.Errorf("a reviewed draw: the bag is not marked, or the key says %q", k)
+		}
+		p.do(chromedp.ScrollIntoView(chromedp.CSS(`.replay-board`)))
+		p.shot("ds-review-draw-390x844")
 	}
 }
 

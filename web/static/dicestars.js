@@ -5,7 +5,7 @@
 // the points and the solo-grid cost; a second tap (or Confirm) plays it.
 // table.js knows nothing of Dice Stars; another game adds a module with the
 // same exports (renderBoard, renderActions, resultText, renderResult,
-// beforeUpdate, afterUpdate).
+// beforeUpdate, afterUpdate; optional: highlightHint, renderReview).
 
 import { h, reducedMotion, sleep } from '/static/dom.js';
 import { t, plural, winnersText } from '/static/i18n.js';
@@ -159,6 +159,7 @@ const ui = {
   panelArgs: null,
   panelEl: null,
   busy: false, // a move was sent; wait for the server
+  hintStars: null, // the coach's star placement, while its hint shows
 };
 
 function stampOf(view) {
@@ -242,7 +243,7 @@ function choose(view, key, opts = {}) {
   ui.key = key;
   ui.die = opts.die ?? -1;
   if (key === 'stars') {
-    ui.stars = opts.stars || bestStars(view);
+    ui.stars = opts.stars || ui.hintStars || bestStars(view);
     ui.placed = 0;
   } else if (pref('confirm') === false) {
     commit(selected(view));
@@ -258,7 +259,7 @@ function placeStar(view, v) {
   const row = view.players[view.current].rows.find((r) => r.value === v);
   if (!row || row.marked >= row.multipliers) return;
   let next = ui.key === 'stars' ? [...ui.stars, v] : [v];
-  if (ui.key !== 'stars') { ui.key = 'stars'; ui.placed = 0; next = [...bestStars(view).slice(1), v].slice(-k); }
+  if (ui.key !== 'stars') { ui.key = 'stars'; ui.placed = 0; next = [...(ui.hintStars || bestStars(view)).slice(1), v].slice(-k); }
   while (next.length > k) {
     const free = row.multipliers - row.marked;
     const inRow = next.filter((x) => x === v).length;
@@ -326,6 +327,7 @@ export function renderBoard(view, opts = {}) {
     ui.act = opts.act;
     ui.redraw = opts.redraw || null;
     ui.boardArgs = [view, opts];
+    ui.hintStars = null; // highlightHint sets it again while the hint shows
   }
   sync(view);
   const myTake = live && opts.canAct && !view.over && view.phase === 'take' && view.current === mySeat && legalTakes(view).length > 0;
@@ -350,8 +352,13 @@ export function renderBoard(view, opts = {}) {
     });
   }
   if (live) ui.boardEl = board;
+  drawn.set(board, view);
   return board;
 }
+
+// drawn: the view each board shows, for the marks drawn on it afterwards
+// (highlightHint, renderReview).
+const drawn = new WeakMap();
 
 function trayEl(view, myTake, fc) {
   const reserve = view.reserve || [];
@@ -471,6 +478,94 @@ function sheetEl(view, p, mySeat, fc, live) {
       grid));
   }
   return card;
+}
+
+// --- marks on a board drawn: the coach's hint, a reviewed decision ---------------
+
+const sameAction = (a, b) => !!a && !!b && JSON.stringify(a) === JSON.stringify(b);
+
+// isLegal tells whether the wire action a is one of the view's legal ones
+// (a star placement with its rows).
+function isLegal(view, a) {
+  const rows = (x) => [...(x.multipliers || [])].sort((m, n) => m - n).join(',');
+  return (view.legal || []).some((x) => actKey(x) === actKey(a) && (a.take !== 'stars' || rows(x) === rows(a)));
+}
+
+// takeTargets are the parts of the board drawn for view that the take a
+// involves: the reserve dice it takes, then what it fills on the sheet of
+// the player to act (its cells, its multipliers, or the penalty).
+function takeTargets(board, view, a) {
+  const dice = [...board.querySelectorAll('.ds-reserve .die')];
+  const out = [];
+  (view.reserve || []).forEach((s, i) => { if (takes(a, parseDie(s)) && dice[i]) out.push(dice[i]); });
+  const fc = forecast(view, a);
+  const sheet = board.querySelector(`.sheet[data-seat="${fc.seat}"]`);
+  if (!sheet) return out;
+  if (fc.penalty !== null) return [...out, sheet.querySelector('.penalty')].filter(Boolean);
+  for (const k of fc.cells.keys()) out.push(sheet.querySelector(`[data-cell="${fc.seat}:${k}"]`));
+  for (const k of fc.mult.keys()) out.push(sheet.querySelector(`[data-mult="${fc.seat}:${k}"]`));
+  return out.filter(Boolean);
+}
+
+function boardIn(root) {
+  const board = root?.classList?.contains('ds-board') ? root : root?.querySelector?.('.ds-board');
+  const view = board ? drawn.get(board) : null;
+  return view ? { board, view } : null;
+}
+
+// highlightHint marks the coach's choice (a wire action) on the live board
+// (table.js calls it after each drawing while the hint shows): a draw on
+// its button (and the box to put the reserve back, when it must change);
+// a take on its choice, the dice it takes and the cells it would fill.
+// A star placement chosen next starts from the coach's rows.
+export function highlightHint(a, root) {
+  const at = boardIn(root);
+  if (!a || !at || at.view.over || !isLegal(at.view, a)) return;
+  const { board, view } = at;
+  const panel = ui.panelEl?.isConnected ? ui.panelEl : null;
+  const mark = (el) => el?.classList.add('hinted');
+  if (a.draw !== undefined) {
+    for (const b of panel?.querySelectorAll('button.choice.draw') || []) {
+      if (JSON.parse(b.dataset.action).draw === a.draw) mark(b);
+    }
+    const box = panel?.querySelector('#ds-return');
+    if (box && box.checked !== !!a.returnReserve) mark(box.closest('.check'));
+    return;
+  }
+  mark(panel?.querySelector(`.choice.take[data-key="${CSS.escape(actKey(a))}"]`));
+  takeTargets(board, view, a).forEach(mark);
+  if (a.take === 'stars' && board === ui.boardEl) ui.hintStars = [...a.multipliers];
+}
+
+// moveName names a move shown in a review.
+function moveName(view, a) {
+  if (a.draw !== undefined) return a.returnReserve ? t('ds.rv.drawback', { n: a.draw }) : t('ds.draw.n', { n: a.draw });
+  return choiceName(view, a);
+}
+
+// renderReview marks a reviewed decision on the replay's board (its
+// position when the player chose): the move played (dashed) and the best
+// move (solid), on the dice taken and the cells filled, or on the bag for a
+// draw, with a key that names both.
+export function renderReview(data, root) {
+  const at = boardIn(root);
+  if (!at || !data?.best) return;
+  const { board, view } = at;
+  const best = data.best;
+  const played = data.played && !sameAction(data.played, best) ? data.played : null;
+  const marks = (a, cls) => {
+    const els = a.draw !== undefined
+      ? [board.querySelector('.count-box[data-testid=bag]'), ...(a.returnReserve ? board.querySelectorAll('.ds-reserve .die') : [])]
+      : takeTargets(board, view, a);
+    for (const el of els) el?.classList.add(cls);
+  };
+  if (played) marks(played, 'ds-rv-played');
+  marks(best, 'ds-rv-best');
+  const key = (cls, text) => h('span', { class: `ds-rv-key ${cls}` }, h('span', { class: 'ds-rv-swatch', 'aria-hidden': 'true' }), text);
+  board.querySelector('.ds-review-key')?.remove();
+  board.querySelector('.ds-tray')?.append(h('p', { class: 'ds-review-key', 'data-testid': 'ds-review-key' },
+    played ? key('played', t('ds.rv.played', { what: moveName(view, played) })) : null,
+    key('best', t(data.played ? (played ? 'ds.rv.best' : 'ds.rv.same') : 'ds.rv.best', { what: moveName(view, best) }))));
 }
 
 // arrowNav moves the focus along a row of buttons with the arrow keys.
