@@ -28,9 +28,8 @@ type policyWeights struct {
 	// have in the reserve at a table of several, soloWant alone (see draw).
 	want, soloWant int
 	// soloScore weighs the own final score in a solo rollout's outcome, on
-	// top of the margin; soft, when positive, replaces the solo win's
-	// 0 or 1 by a logistic of the margin with that scale in points.
-	soloScore, soft float64
+	// top of the margin (see soloOutcome).
+	soloScore float64
 }
 
 // defaultWeights are the expert's. Tuning against greedy showed that
