@@ -1,9 +1,7 @@
 package dicestars
 
 import (
-	"slices"
 	"testing"
-	"time"
 
 	"github.com/dicehall/dicehall/engine"
 )
@@ -167,17 +165,7 @@ func TestBotStrengthOrder(t *testing.T) {
 // two-player games (draws and takes mixed, forced moves skipped), on one
 // goroutine. ns/op is the mean; the median is reported as median-ms.
 func BenchmarkExpertDecide(b *testing.B) {
-	states := decisionPositions(b, 2, 3)
-	bot := NewExpertBot(1)
-	var times []time.Duration
-	for i := 0; b.Loop(); i++ {
-		s := states[i%len(states)]
-		start := time.Now()
-		bot.Decide(&s)
-		times = append(times, time.Since(start))
-	}
-	slices.Sort(times)
-	b.ReportMetric(float64(times[len(times)/2].Microseconds())/1000, "median-ms")
+	benchDecide(b, NewExpertBot(1), 2)
 }
 
 // decisionPositions collects the non-forced decision points of a few games
