@@ -15,7 +15,7 @@ func init() {
 // not time limits, so a seed always gives the same decisions.
 const (
 	MasterBudget     = 4096
-	MasterSoloBudget = 12288
+	MasterSoloBudget = 8192
 )
 
 // MasterBot is the strongest Dice Stars bot: the expert's search (see
