@@ -230,7 +230,7 @@ func TestGamesAndPages(t *testing.T) {
 	var found bool
 	for _, g := range games {
 		found = found || g.ID == "dicestars" && g.Title == "Dice Stars" && g.MinPlayers == 1 && g.MaxPlayers == 4 &&
-			reflect.DeepEqual(g.BotKinds(), []string{"random", "greedy", "expert"}) && g.DefaultBot == "greedy" &&
+			reflect.DeepEqual(g.BotKinds(), []string{"random", "greedy", "expert", "master"}) && g.DefaultBot == "greedy" &&
 			g.Messages["dicestars.bot.expert"] == "expert"
 	}
 	if !found || len(games) != len(all.Registry.IDs()) {

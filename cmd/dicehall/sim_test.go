@@ -59,7 +59,7 @@ func TestSimDefaultBots(t *testing.T) {
 	for _, b := range rep.Bots {
 		got = append(got, b.Bot)
 	}
-	if strings.Join(got, ",") != "expert,greedy,random" || rep.Stats != nil {
+	if strings.Join(got, ",") != "master,expert,greedy,random" || rep.Stats != nil {
 		t.Fatalf("default bots %v, stats %+v", got, rep.Stats)
 	}
 }

@@ -1,9 +1,7 @@
 package dicestars
 
 import (
-	"slices"
 	"testing"
-	"time"
 
 	"github.com/dicehall/dicehall/engine"
 )
@@ -39,6 +37,7 @@ func TestBotsPlayLegally(t *testing.T) {
 		// A small budget explores the same code paths as the full one,
 		// quickly; a few full-budget games follow.
 		{"expert-small", 12, func(_ int, seed uint64) Bot { return newExpert(seed, 24, defaultWeights) }},
+		{"master-small", 12, func(_ int, seed uint64) Bot { return smallMaster(seed) }},
 		{"mixed", 12, func(seat int, seed uint64) Bot {
 			switch seat % 3 {
 			case 0:
@@ -85,10 +84,13 @@ func TestBotsRegistered(t *testing.T) {
 // same seed on the same positions; a third with another seed must differ
 // somewhere (else the seed would not reach the bot).
 func TestBotsDeterministic(t *testing.T) {
-	for _, kind := range []string{"greedy", "expert"} {
-		a, _ := NewBot(kind, 42)
-		b, _ := NewBot(kind, 42)
-		c, _ := NewBot(kind, 43)
+	small := map[string]func(uint64) Bot{ // the master at full budget would take seconds a game
+		"greedy": func(s uint64) Bot { return NewGreedyBot(s) },
+		"expert": func(s uint64) Bot { return NewExpertBot(s) },
+		"master": smallMaster,
+	}
+	for _, kind := range []string{"greedy", "expert", "master"} {
+		a, b, c := small[kind](42), small[kind](42), small[kind](43)
 		s, _ := NewState(nil, 2)
 		src := engine.NewSource(5)
 		differ := false
@@ -163,17 +165,7 @@ func TestBotStrengthOrder(t *testing.T) {
 // two-player games (draws and takes mixed, forced moves skipped), on one
 // goroutine. ns/op is the mean; the median is reported as median-ms.
 func BenchmarkExpertDecide(b *testing.B) {
-	states := decisionPositions(b, 2, 3)
-	bot := NewExpertBot(1)
-	var times []time.Duration
-	for i := 0; b.Loop(); i++ {
-		s := states[i%len(states)]
-		start := time.Now()
-		bot.Decide(&s)
-		times = append(times, time.Since(start))
-	}
-	slices.Sort(times)
-	b.ReportMetric(float64(times[len(times)/2].Microseconds())/1000, "median-ms")
+	benchDecide(b, NewExpertBot(1), 2)
 }
 
 // decisionPositions collects the non-forced decision points of a few games
@@ -199,4 +191,12 @@ func decisionPositions(tb testing.TB, n, games int) []State {
 		}
 	}
 	return out
+}
+
+// smallMaster is the master with a test's budget: its learned policies and
+// search, 48 rollouts a decision.
+func smallMaster(seed uint64) Bot {
+	b := NewMasterBot(seed)
+	b.budget, b.soloBudget = 48, 48
+	return b
 }

@@ -20,7 +20,7 @@ var info = engine.Info{
 			Help: "cells of the solo grid (solo variant)"},
 		{Name: "layout", Type: engine.OptionJSON, Default: []byte("null"), Label: "dicestars.opt.layout"},
 	},
-	Bots:       engine.NamedBots("dicestars", "random", "greedy", "expert"),
+	Bots:       engine.NamedBots("dicestars", "random", "greedy", "expert", "master"),
 	DefaultBot: "greedy",
 	Reviews:    true,
 	Messages:   messages,

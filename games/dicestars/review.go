@@ -11,8 +11,8 @@ import (
 
 // Reviews and hints: Dice Stars is an engine.Analyst. A decision (a draw
 // or a take) is judged from the deciding seat's view by evaluate: every
-// candidate the expert would weigh (the chosen one too) is played out to
-// the end of the game many times by the rollout policy, on the same
+// candidate the master would weigh (the chosen one too) is played out to
+// the end of the game many times by the master's rollout policy, on the same
 // sampled futures, and valued by the seat's chance of winning (solo:
 // beating the virtual opponent) and its expected final score. The notes
 // say what a take writes and where, which rows then gamble on their
@@ -20,8 +20,8 @@ import (
 var _ engine.Analyst = Game{}
 
 // DefaultReviewBudget is the rollouts of a judged decision when
-// JudgeOptions.Budget is 0, shared evenly by its candidates: four times
-// the in-game expert's, without its halving (docs/performance.md).
+// JudgeOptions.Budget is 0: four times the in-game expert's, spent as
+// evaluate says rather than by halving (docs/performance.md).
 const DefaultReviewBudget = 4 * ExpertBudget
 
 // Message keys of what a judgement's points measure, and the points lost
@@ -52,7 +52,7 @@ func (v *actionValue) key() float64 { return v.win + defaultWeights.margin*v.sco
 const reviewFinalists = 3
 
 // evaluate values the choices of seat (to act in s) with budget rollouts
-// in all: the candidates the expert shortlists, and also the actions
+// in all: the candidates the master shortlists, and also the actions
 // given (a choice played outside the shortlist). Every candidate is
 // played out on the same futures (rollout j of each uses the stream
 // (seed, j): common random numbers). Half the budget goes to every
@@ -62,16 +62,17 @@ const reviewFinalists = 3
 // It is the one entry point of the analysis: a stronger search can take
 // its place behind this signature.
 func evaluate(s *State, seat, budget int, seed uint64, also ...Action) []actionValue {
-	b := newExpert(seed, budget, defaultWeights)
-	b.legal = s.LegalActions(b.legal)
-	b.shortlist(s)
+	var m searcher
+	m.init(masterWeights, &masterTakes2, &masterTakes1)
+	m.legal = s.LegalActions(m.legal)
+	m.shortlist(s, masterShortlist)
 	type tally struct {
 		v     actionValue
 		final bool
 		wins  []float64 // the seat's win share, rollout by rollout
 	}
-	ts := make([]tally, 0, len(b.cands)+len(also))
-	for _, c := range b.cands {
+	ts := make([]tally, 0, len(m.cands)+len(also))
+	for _, c := range m.cands {
 		ts = append(ts, tally{v: actionValue{a: c.a}})
 	}
 	for _, a := range also {
@@ -84,10 +85,10 @@ func evaluate(s *State, seat, budget int, seed uint64, also ...Action) []actionV
 	}
 	play := func(t *tally, n int) {
 		for range n {
-			b.pcg.Seed(seed, uint64(len(t.wins)))
+			m.pcg.Seed(seed, uint64(len(t.wins)))
 			u := *s
 			u.ApplyUnchecked(t.v.a)
-			playout(&u, b)
+			m.finish(&u)
 			t.v.score += float64(u.Score(seat))
 			w := u.Winners()
 			for _, p := range w {
@@ -163,22 +164,6 @@ func pairedSE(a, b []float64) float64 {
 	}
 	m := sum / float64(n)
 	return math.Sqrt(max(0, sq/float64(n)-m*m) / float64(n-1))
-}
-
-// playout finishes the game t with every seat following the expert's
-// rollout policy, the dice drawn from b's generator.
-func playout(t *State, b *ExpertBot) {
-	for !t.Over() {
-		switch t.Phase {
-		case PhaseRoll:
-			t.ApplyUnchecked(t.SampleRoll(b.roll))
-		case PhaseDraw:
-			t.ApplyUnchecked(policyDraw(t))
-		default:
-			b.inner = t.legalTakes(b.inner[:0])
-			t.ApplyUnchecked(b.w.bestTake(t, b.inner))
-		}
-	}
 }
 
 // Judge values the decision d from the seat's view (engine.Analyst).

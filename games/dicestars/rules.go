@@ -449,19 +449,22 @@ func (s *State) applyDraw(a Action) {
 	}
 }
 
-func (s *State) applyTake(a Action) {
-	sh := &s.Sheets[s.Current]
-	// A legal take that does not fit can only be the penalty (checkTake
-	// allows a misfit only when nothing fits).
-	var n int
+// takeSize is the number of reserve dice the take a takes.
+func (s *State) takeSize(a Action) int {
 	switch a.Type {
 	case ActTakeColor:
-		n = int(s.resColor[a.Color])
+		return int(s.resColor[a.Color])
 	case ActTakeValue:
-		n = int(s.resFace[a.Value])
-	default:
-		n = int(s.resFace[Star])
+		return int(s.resFace[a.Value])
 	}
+	return int(s.resFace[Star])
+}
+
+func (s *State) applyTake(a Action) {
+	sh := &s.Sheets[s.Current]
+	n := s.takeSize(a)
+	// A legal take that does not fit can only be the penalty (checkTake
+	// allows a misfit only when nothing fits).
 	penalty := !s.fits(sh, a, n)
 	// Move the taken dice to the discard, keeping the others in order.
 	k, sum := 0, 0
@@ -477,39 +480,11 @@ func (s *State) applyTake(a Action) {
 		k++
 	}
 	s.NReserve = uint8(k)
-	switch {
-	case penalty:
+	if penalty {
 		sh.Penalty = int16(sum)
 		sh.Penalized = true
-	case a.Type == ActTakeColor:
-		col := s.L.ColumnOf(a.Color)
-		for r := 0; r < NumRows && n > 0; r++ {
-			if sh.Filled[r]&(1<<col) == 0 {
-				n--
-				sh.write(r, col, n == 0, sum)
-				sh.WhiteEmpty--
-				sh.room.col[a.Color]--
-				sh.room.row[s.L.RowValues[r]]--
-			}
-		}
-	case a.Type == ActTakeValue:
-		r := s.L.RowOf(int(a.Value))
-		for i := 0; i < s.L.RowCells(r) && n > 0; i++ {
-			if sh.Filled[r]&(1<<i) == 0 {
-				n--
-				sh.write(r, i, n == 0, sum)
-				sh.room.row[a.Value]--
-				if i < NumColors {
-					sh.WhiteEmpty--
-					sh.room.col[s.L.Columns[i]]--
-				}
-			}
-		}
-	default:
-		for r := range sh.Marked {
-			sh.Marked[r] += a.Mult[s.L.RowValues[r]-LowRow]
-		}
-		sh.room.mult -= int8(a.StarCount())
+	} else {
+		s.L.writeTake(sh, a, n, sum)
 	}
 	if sh.WhiteEmpty == 0 || penalty {
 		s.Ending = true
@@ -540,6 +515,42 @@ func (s *State) applyTake(a Action) {
 	}
 	s.Current = next
 	s.Phase = PhaseDraw
+}
+
+// writeTake fills sheet sh for the take a of n dice summing to sum, which
+// fits the sheet (not a penalty).
+func (l *Layout) writeTake(sh *Sheet, a Action, n, sum int) {
+	switch a.Type {
+	case ActTakeColor:
+		col := l.ColumnOf(a.Color)
+		for r := 0; r < NumRows && n > 0; r++ {
+			if sh.Filled[r]&(1<<col) == 0 {
+				n--
+				sh.write(r, col, n == 0, sum)
+				sh.WhiteEmpty--
+				sh.room.col[a.Color]--
+				sh.room.row[l.RowValues[r]]--
+			}
+		}
+	case ActTakeValue:
+		r := l.RowOf(int(a.Value))
+		for i := 0; i < l.RowCells(r) && n > 0; i++ {
+			if sh.Filled[r]&(1<<i) == 0 {
+				n--
+				sh.write(r, i, n == 0, sum)
+				sh.room.row[a.Value]--
+				if i < NumColors {
+					sh.WhiteEmpty--
+					sh.room.col[l.Columns[i]]--
+				}
+			}
+		}
+	default:
+		for r := range sh.Marked {
+			sh.Marked[r] += a.Mult[l.RowValues[r]-LowRow]
+		}
+		sh.room.mult -= int8(a.StarCount())
+	}
 }
 
 func (sh *Sheet) write(r, i int, last bool, sum int) {

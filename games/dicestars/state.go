@@ -201,9 +201,6 @@ func (s *State) Winners() []int {
 // for an empty reserve, one for stars only, otherwise one per started group
 // of points, the points doubled when stars are among the numbers.
 func (l *Layout) SoloMarks(reserve []Die) int {
-	if len(reserve) == 0 {
-		return 0
-	}
 	sum, stars := 0, 0
 	for _, d := range reserve {
 		if d.IsStar() {
@@ -211,10 +208,18 @@ func (l *Layout) SoloMarks(reserve []Die) int {
 		}
 		sum += d.Face()
 	}
-	if stars == len(reserve) {
+	return l.soloMarksOf(len(reserve), sum, stars)
+}
+
+// soloMarksOf is SoloMarks for a reserve of n dice, stars of them stars,
+// their faces summing to sum.
+func (l *Layout) soloMarksOf(n, sum, stars int) int {
+	switch {
+	case n == 0:
+		return 0
+	case stars == n:
 		return 1
-	}
-	if stars > 0 {
+	case stars > 0:
 		sum *= 2
 	}
 	return (sum + l.SoloGroup - 1) / l.SoloGroup

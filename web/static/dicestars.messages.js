@@ -184,6 +184,7 @@ export const fr = {
   'dicestars.bot.random': 'hasard',
   'dicestars.bot.greedy': 'glouton',
   'dicestars.bot.expert': 'expert',
+  'dicestars.bot.master': 'maître',
   'dicestars.refill': '{who} remet dans le sac {discard} {discard:dé défaussé:dés défaussés}',
   'dicestars.refill.reserve': '{who} remet dans le sac {discard} {discard:dé défaussé:dés défaussés} et {reserve} {reserve:dé:dés} de la réserve',
   'dicestars.draw': '{who} tire {n} {n:dé:dés}…',
