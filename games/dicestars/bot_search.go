@@ -58,7 +58,7 @@ func (m *searcher) decide(s *State, k int, seed uint64) Action {
 }
 
 // candidates makes every action of legal a candidate.
-func (m *searcher) candidates(_ *State, legal []Action) {
+func (m *searcher) candidates(legal []Action) {
 	m.cands = m.cands[:0]
 	for _, a := range legal {
 		m.cands = append(m.cands, mcand{a: a})
@@ -69,7 +69,7 @@ func (m *searcher) candidates(_ *State, legal []Action) {
 // policy's take score when there are more.
 func (m *searcher) shortlist(s *State, k int) {
 	if s.Phase != PhaseTake || len(m.legal) <= k {
-		m.candidates(s, m.legal)
+		m.candidates(m.legal)
 		return
 	}
 	tl := timeLeft(s)
