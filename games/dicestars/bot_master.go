@@ -53,8 +53,8 @@ const masterShortlist = 10
 // masterWeights are the master's draws in rollouts (the expert's) and its
 // objective: the expert's, plus, alone, 0.004 per point of its own final
 // score (docs/performance.md: at 8192 rollouts, 0 won 87% with a mean of
-// 113, 0.01 82% with 138; 0.004 89% with 126). Its takes are masterTakes2
-// / masterTakes1.
+// 113, 0.01 82% with 138; 0.004 87.5% with 125.8 over 1000 games). Its
+// takes are masterTakes2 / masterTakes1.
 var masterWeights = func() policyWeights {
 	w := defaultWeights
 	w.soloScore = 0.004
