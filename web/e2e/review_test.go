@@ -167,6 +167,24 @@ func TestReviewAndHint(t *testing.T) {
 
 	// A hint on Ann's turn: thinking, then the coach's choice and why.
 	ann.waitJS(5*time.Second, `!document.querySelector('[data-testid=hint]').hidden`)
+	// The button comes and goes with the turn; the status line keeps its
+	// height meanwhile, so the board under it never jumps.
+	for _, vp := range viewports {
+		ann.do(chromedp.EmulateViewport(vp.w, vp.h))
+		ann.settle()
+		h := eval[[]float64](ann, `(() => {
+		  const b = document.querySelector('[data-testid=hint]'), bar = document.querySelector('.statusbar');
+		  const shown = bar.getBoundingClientRect().height;
+		  b.hidden = true;
+		  const gone = bar.getBoundingClientRect().height;
+		  b.hidden = false;
+		  return [shown, gone];
+		})()`)
+		if h[0] != h[1] {
+			t.Errorf("%s: the status line is %.1f px high with the hint button, %.1f without", vp.name, h[0], h[1])
+		}
+	}
+	ann.do(chromedp.EmulateViewport(1440, 900))
 	// Rolls until the turn has points to hold (a 1 passes the turn: the
 	// bot plays, then Ann rolls again).
 	for deadline := time.Now().Add(60 * time.Second); !eval[bool](ann, `!!document.querySelector('[data-testid=board] [data-action=hold]:not(:disabled)')`); {
