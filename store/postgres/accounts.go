@@ -125,7 +125,10 @@ func (s *Store) SetPassword(ctx context.Context, id, hash string) error {
 func (s *Store) DeleteAccount(ctx context.Context, id, neutralName string) error {
 	err := s.write(ctx, func(tx pgx.Tx) error {
 		// The account's row and its tables' rows locked: a rating or a
-		// seat change running meanwhile waits, or is seen.
+		// seat change running meanwhile waits, or is seen. The tables are
+		// locked in ID order (byte order, as a batch of appends sorts
+		// them: appends.go), so a batch touching two of them never waits
+		// for this in a cycle.
 		ok, err := exists(ctx, tx, `SELECT 1 FROM accounts WHERE id = $1 FOR UPDATE`, id)
 		if err != nil {
 			return err
@@ -135,7 +138,7 @@ func (s *Store) DeleteAccount(ctx context.Context, id, neutralName string) error
 		}
 		rows, err := tx.Query(ctx, `
 			SELECT t.id, t.seats FROM tables t JOIN table_accounts ta ON ta.table_id = t.id
-			WHERE ta.account = $1 FOR NO KEY UPDATE OF t`, id)
+			WHERE ta.account = $1 ORDER BY t.id COLLATE "C" FOR NO KEY UPDATE OF t`, id)
 		if err != nil {
 			return err
 		}
