@@ -216,7 +216,34 @@ func (p *page) do(steps ...chromedp.Action[chromedp.Void]) {
 func (p *page) doErr(d time.Duration, steps ...chromedp.Action[chromedp.Void]) error {
 	ctx, cancel := context.WithTimeout(p.ctx, d)
 	defer cancel()
-	return chromedp.Do(ctx, steps...)
+	for _, step := range steps {
+		if err := chromedp.Do(ctx, retryStale(step)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// retryStale runs a step again, from its query, when the node it found was
+// replaced before it could act on it: the page re-renders on every frame
+// from the server, and a click that lands between the lookup and the
+// scroll sees DevTools answer "Could not find node with given id". Nothing
+// reached the page then (the node's box is read before any input is sent),
+// so running the step again is what a person would do: click the new one.
+func retryStale(step chromedp.Action[chromedp.Void]) chromedp.Action[chromedp.Void] {
+	return func(ctx context.Context, t *chromedp.Target) (chromedp.Void, error) {
+		for try := 0; ; try++ {
+			v, err := step(ctx, t)
+			if err == nil || try == 4 || !strings.Contains(err.Error(), "Could not find node with given id") {
+				return v, err
+			}
+			select {
+			case <-ctx.Done():
+				return v, err
+			case <-time.After(50 * time.Millisecond):
+			}
+		}
+	}
 }
 
 // eval evaluates JavaScript and decodes the result.
