@@ -25,8 +25,15 @@ func TestConformance(t *testing.T) {
 // TestConformanceRealArena plays the suite's games with the real physics,
 // whose landings the rules must accept too.
 func TestConformanceRealArena(t *testing.T) {
+	// The race pass (-short) plays two players only and reviews with a
+	// quarter of the samples: the review's workers still run side by side,
+	// and the full pass has the rest.
+	players, budget := []int{1, 2}, 0
+	if testing.Short() {
+		players, budget = []int{2}, reviewSamples/4
+	}
 	enginetest.Run(t, Game{Sim: ArenaSim(&physics.DefaultArena)}, enginetest.Config{
-		Players: []int{1, 2}, Options: []string{`{"rounds":2}`}, Games: 1, Propose: proposeFlicks,
+		Players: players, ReviewBudget: budget, Options: []string{`{"rounds":2}`}, Games: 1, Propose: proposeFlicks,
 		Representative: "as in TestConformance",
 	})
 }
