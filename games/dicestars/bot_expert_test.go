@@ -91,16 +91,16 @@ func TestBotsDeterministic(t *testing.T) {
 	}
 	// The race pass (-short) checks the first 40 steps only: the bots
 	// share nothing between goroutines, and the full pass plays whole games.
-	decisions := 1 << 30
+	steps := 1 << 30
 	if testing.Short() {
-		decisions = 40
+		steps = 40
 	}
 	for _, kind := range []string{"greedy", "expert", "master"} {
 		a, b, c := small[kind](42), small[kind](42), small[kind](43)
 		s, _ := NewState(nil, 2)
 		src := engine.NewSource(5)
 		differ := false
-		for n := 0; !s.Over() && n < decisions; n++ {
+		for n := 0; !s.Over() && n < steps; n++ {
 			if s.Phase == PhaseRoll {
 				s.ApplyUnchecked(s.SampleRoll(src))
 				continue
